@@ -1,0 +1,60 @@
+/**
+ * The one error class of the upstream protocol layer. `code` is machine-readable and
+ * spelled exactly as the service contract spells it; `status` and `body` describe the
+ * upstream reply when there was one (`body` is always a bounded snippet).
+ */
+export type ProviderAuthErrorCode =
+  | "device_code_request_failed"
+  | "device_code_disabled"
+  | "authorization_pending"
+  | "authorization_expired"
+  /** The user denied the device login (not in the contract table: its `error` state is ours to define). */
+  | "authorization_denied"
+  | "token_exchange_failed"
+  | "token_refresh_failed"
+  | "refresh_token_invalid"
+  | "not_authenticated"
+  | "invalid_token"
+  | "token_export_disabled"
+  | "refresh_token_export_disabled"
+  | "network_error"
+  | "models_request_failed"
+  | "responses_request_failed"
+  | "realtime_request_failed";
+
+export const BODY_SNIPPET_MAX_CHARS = 300;
+
+/** A bounded, single-line excerpt of an upstream body, safe to log or return. */
+export function bodySnippet(text: string | null | undefined, maxChars = BODY_SNIPPET_MAX_CHARS): string | undefined {
+  if (!text) return undefined;
+  const oneLine = text.replace(/\s+/g, " ").trim();
+  return oneLine.length > maxChars ? `${oneLine.slice(0, maxChars)}…` : oneLine;
+}
+
+export class ProviderAuthError extends Error {
+  readonly code: ProviderAuthErrorCode;
+  readonly status?: number;
+  readonly body?: string;
+
+  constructor(
+    code: ProviderAuthErrorCode,
+    message: string,
+    details: { status?: number; body?: string | null; cause?: unknown } = {},
+  ) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.name = "ProviderAuthError";
+    this.code = code;
+    if (details.status !== undefined) this.status = details.status;
+    const snippet = bodySnippet(details.body);
+    if (snippet !== undefined) this.body = snippet;
+  }
+}
+
+export function isProviderAuthError(error: unknown): error is ProviderAuthError {
+  return error instanceof ProviderAuthError;
+}
+
+/** True when the login is dead: the refresh token was expired, reused or invalidated. */
+export function isRefreshTokenInvalid(error: unknown): boolean {
+  return isProviderAuthError(error) && error.code === "refresh_token_invalid";
+}

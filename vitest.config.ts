@@ -1,0 +1,38 @@
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vitest/config";
+
+const root = fileURLToPath(new URL(".", import.meta.url));
+
+export default defineConfig({
+  resolve: {
+    alias: {
+      "@/": root,
+      // `server-only` throws outside a React Server bundle; under vitest it is a no-op marker.
+      "server-only": `${root}test-support/server-only-stub.ts`,
+    },
+  },
+  test: {
+    environment: "node",
+    // Real servers (mock upstream, redis, next start) take a moment; no test sleeps, they await events.
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: ["lib/**/*.test.ts", "mock-upstream/**/*.test.ts", "tests/integration/**/*.test.ts"],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "multi",
+          include: ["tests/multi/**/*.test.ts"],
+          fileParallelism: false,
+          testTimeout: 120_000,
+        },
+      },
+    ],
+  },
+});
