@@ -1,0 +1,107 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { freePort } from "./free-port";
+
+export interface RedisServer {
+  port: number;
+  /** redis://127.0.0.1:<port> */
+  url: string;
+  /** Kills the server (SIGTERM, then SIGKILL after 5 s) and awaits its exit. Idempotent. */
+  stop(): Promise<void>;
+  /** Starts it again on the same port. Without persistence the data is gone: this is a fresh Redis. */
+  start(): Promise<void>;
+}
+
+const READY_LINE = "Ready to accept connections";
+const START_TIMEOUT_MS = 15_000;
+const STOP_GRACE_MS = 5_000;
+
+function spawnRedis(port: number): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      "redis-server",
+      ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--loglevel", "notice"],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let output = "";
+    let ready = false;
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      fail(new Error(`redis-server on port ${port} was not ready within ${START_TIMEOUT_MS} ms:\n${output}`));
+    }, START_TIMEOUT_MS);
+    function fail(error: Error) {
+      clearTimeout(timer);
+      reject(error);
+    }
+    // Keep reading after the ready line too: a full pipe would block the server.
+    const collect = (chunk: Buffer) => {
+      output = (output + chunk.toString("utf8")).slice(-4000);
+      if (!ready && output.includes(READY_LINE)) {
+        ready = true;
+        clearTimeout(timer);
+        resolve(child);
+      }
+    };
+    child.stdout.on("data", collect);
+    child.stderr.on("data", collect);
+    child.once("error", (error: NodeJS.ErrnoException) => {
+      fail(
+        error.code === "ENOENT"
+          ? new Error("redis-server is not installed (expected on PATH, e.g. /usr/bin/redis-server): run `apt-get install -y redis-server`")
+          : error,
+      );
+    });
+    child.once("exit", (code, signal) => {
+      if (!ready) fail(new Error(`redis-server on port ${port} exited (${signal ?? code}) before it was ready:\n${output}`));
+    });
+  });
+}
+
+function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const force = setTimeout(() => child.kill("SIGKILL"), STOP_GRACE_MS);
+    child.once("exit", () => {
+      clearTimeout(force);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
+}
+
+/**
+ * Starts Debian's redis-server on a free 127.0.0.1 port, without persistence, and resolves once it
+ * prints that it accepts connections. Call stop() in afterAll.
+ */
+export async function startRedisServer(): Promise<RedisServer> {
+  let port = 0;
+  let child: ChildProcess | undefined;
+  // Another process can grab the free port between our probe and Redis binding it: try again.
+  for (let attempt = 1; !child; attempt++) {
+    port = await freePort();
+    try {
+      child = await spawnRedis(port);
+    } catch (error) {
+      const portTaken = error instanceof Error && /Address already in use/i.test(error.message);
+      if (!portTaken || attempt >= 3) throw error;
+    }
+  }
+
+  // If the test process exits without afterAll, do not leave a Redis behind.
+  const killOnExit = () => child?.kill("SIGKILL");
+  process.on("exit", killOnExit);
+
+  return {
+    port,
+    url: `redis://127.0.0.1:${port}`,
+    async stop() {
+      process.off("exit", killOnExit);
+      if (child) await stopProcess(child);
+    },
+    async start() {
+      if (child && child.exitCode === null && child.signalCode === null) return;
+      child = await spawnRedis(port);
+      process.off("exit", killOnExit);
+      process.on("exit", killOnExit);
+    },
+  };
+}
