@@ -1,0 +1,77 @@
+import { parseJsonOrUndefined } from "./http";
+import { bodySnippet } from "./errors";
+import type { BackendAuth, UpstreamConfig } from "./types";
+
+/**
+ * Headers for every model-backend call. The auth headers are set last so `extra` can never
+ * replace the bearer token or the account id.
+ */
+export function backendHeaders(config: UpstreamConfig, auth: BackendAuth, extra?: HeadersInit): Headers {
+  const headers = new Headers(extra);
+  headers.set("Authorization", `Bearer ${auth.accessToken}`);
+  headers.set("ChatGPT-Account-ID", auth.accountId);
+  headers.set("originator", config.originator);
+  headers.set("User-Agent", config.userAgent);
+  return headers;
+}
+
+const CLOUDFLARE_MARKERS = [/just a moment/i, /cf-chl/i, /challenge-platform/i, /attention required/i, /cf_chl_opt/i];
+
+/** True for the edge's HTML challenge page that datacenter IPs sometimes get instead of an answer. */
+export function isCloudflareChallenge(status: number, bodyText: string): boolean {
+  if (status !== 403 && status !== 503 && status !== 429) return false;
+  const looksHtml = /<(!doctype html|html|head|body)[\s>]/i.test(bodyText);
+  return looksHtml && CLOUDFLARE_MARKERS.some((marker) => marker.test(bodyText));
+}
+
+function asRecord(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+}
+
+function describeReset(seconds: unknown): string {
+  if (typeof seconds !== "number" || !Number.isFinite(seconds) || seconds < 0) return "";
+  const whole = Math.round(seconds);
+  const minutes = Math.ceil(whole / 60);
+  return ` It resets in ${whole} seconds (about ${minutes} minute${minutes === 1 ? "" : "s"}).`;
+}
+
+/**
+ * A human explanation of a failed backend reply, safe to log and show: it is built from the
+ * status and known fields only (upstream error bodies never echo our tokens, and the rest of
+ * the body is not copied).
+ */
+export function describeUpstreamFailure(status: number, bodyText: string): string {
+  if (isCloudflareChallenge(status, bodyText)) {
+    return (
+      `The provider's edge (Cloudflare) blocked the request from this server's IP address with a ` +
+      `challenge page (HTTP ${status}). This happens to some datacenter networks; try again later ` +
+      `or run the server from another network.`
+    );
+  }
+  const root = asRecord(parseJsonOrUndefined(bodyText));
+  const error = asRecord(root?.error);
+  if (error && (error.type === "usage_limit_reached" || error.code === "usage_limit_reached")) {
+    const plan = typeof error.plan_type === "string" ? ` for the ${error.plan_type} plan` : "";
+    return `The ChatGPT usage limit${plan} has been reached.${describeReset(error.resets_in_seconds)}`;
+  }
+  if (typeof root?.detail === "string" && root.detail.trim() !== "") {
+    return bodySnippet(root.detail, 300) as string;
+  }
+  if (typeof error?.message === "string" && error.message.trim() !== "") {
+    return `Upstream answered ${status}: ${bodySnippet(error.message, 300)}`;
+  }
+  return `Upstream answered ${status}`;
+}
+
+/** Prefix of the backend's usage headers (plan windows, credits), worth passing to the browser. */
+export const USAGE_HEADER_PREFIX = "x-codex-";
+
+export function pickUsageHeaders(headers: Headers): Headers {
+  const picked = new Headers();
+  headers.forEach((value, name) => {
+    if (name.toLowerCase().startsWith(USAGE_HEADER_PREFIX)) picked.set(name, value);
+  });
+  return picked;
+}

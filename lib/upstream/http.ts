@@ -1,0 +1,79 @@
+import { ProviderAuthError } from "./errors";
+import type { UpstreamConfig } from "./types";
+
+/** A fully read, non-streaming upstream reply. */
+export interface UpstreamReply {
+  status: number;
+  ok: boolean;
+  headers: Headers;
+  text: string;
+}
+
+export interface UpstreamCallOptions {
+  signal?: AbortSignal;
+}
+
+/** True when the caller's own signal caused the failure: such errors are rethrown untouched. */
+function abortedByCaller(signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true;
+}
+
+function networkError(what: string, url: string, cause: unknown, timeoutMs?: number): ProviderAuthError {
+  const origin = new URL(url).origin;
+  const reason = timeoutMs === undefined ? "could not reach" : `got no reply within ${timeoutMs} ms from`;
+  return new ProviderAuthError("network_error", `${what} failed: ${reason} ${origin}`, { cause });
+}
+
+/**
+ * Runs one non-streaming upstream call (request and body read) under `config.requestTimeoutMs`.
+ * A failed fetch or a timeout becomes `network_error`; an abort by the caller's signal is
+ * rethrown as is, so callers can tell "user went away" from "upstream is down".
+ */
+export async function fetchUpstreamText(
+  config: UpstreamConfig,
+  url: string,
+  init: RequestInit,
+  what: string,
+  options: UpstreamCallOptions = {},
+): Promise<UpstreamReply> {
+  const timeout = AbortSignal.timeout(config.requestTimeoutMs);
+  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+  try {
+    const response = await config.fetch(url, { ...init, signal });
+    const text = await response.text();
+    return { status: response.status, ok: response.ok, headers: response.headers, text };
+  } catch (error) {
+    if (abortedByCaller(options.signal)) throw error;
+    if (timeout.aborted) throw networkError(what, url, error, config.requestTimeoutMs);
+    throw networkError(what, url, error);
+  }
+}
+
+/**
+ * Starts a streaming upstream call and returns the Response unconsumed. No timeout: streams may
+ * run long and the caller's signal ends them. A failed fetch becomes `network_error`; an abort
+ * by the caller's signal is rethrown as is.
+ */
+export async function fetchUpstreamStream(
+  config: UpstreamConfig,
+  url: string,
+  init: RequestInit,
+  what: string,
+  options: UpstreamCallOptions = {},
+): Promise<Response> {
+  try {
+    return await config.fetch(url, { ...init, signal: options.signal });
+  } catch (error) {
+    if (abortedByCaller(options.signal)) throw error;
+    throw networkError(what, url, error);
+  }
+}
+
+/** Parses JSON, returning undefined for anything that is not JSON. */
+export function parseJsonOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}

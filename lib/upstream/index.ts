@@ -1,0 +1,10 @@
+export * from "./errors";
+export * from "./types";
+export * from "./config";
+export { fetchUpstreamText, fetchUpstreamStream, type UpstreamReply, type UpstreamCallOptions } from "./http";
+export * from "./device-flow";
+export * from "./tokens";
+export * from "./jwt";
+export * from "./backend";
+export * from "./models";
+export * from "./responses";

@@ -1,0 +1,55 @@
+import { z } from "zod";
+import { backendHeaders, describeUpstreamFailure } from "./backend";
+import { ProviderAuthError } from "./errors";
+import { fetchUpstreamText, parseJsonOrUndefined, type UpstreamCallOptions } from "./http";
+import type { BackendAuth, ModelInfo, UpstreamConfig } from "./types";
+
+const modelsReplySchema = z.object({
+  models: z.array(
+    z.looseObject({
+      slug: z.string().min(1),
+      display_name: z.string().optional(),
+      visibility: z.string().optional(),
+      priority: z.number().optional(),
+    }),
+  ),
+});
+
+/**
+ * The models this account may pick: only `visibility: "list"`, sorted by `priority` ascending
+ * (models without a priority last). `client_version` is always sent: without a current one the
+ * backend hides models. Throws `models_request_failed` (with status and body snippet) or
+ * `network_error`.
+ */
+export async function fetchModels(
+  config: UpstreamConfig,
+  auth: BackendAuth,
+  options: UpstreamCallOptions = {},
+): Promise<ModelInfo[]> {
+  const url = `${config.codexBaseUrl}/models?client_version=${encodeURIComponent(config.clientVersion)}`;
+  const reply = await fetchUpstreamText(
+    config,
+    url,
+    { method: "GET", headers: backendHeaders(config, auth, { Accept: "application/json" }) },
+    "Models request",
+    options,
+  );
+  if (!reply.ok) {
+    throw new ProviderAuthError("models_request_failed", describeUpstreamFailure(reply.status, reply.text), {
+      status: reply.status,
+      body: reply.text,
+    });
+  }
+  const parsed = modelsReplySchema.safeParse(parseJsonOrUndefined(reply.text));
+  if (!parsed.success) {
+    throw new ProviderAuthError("models_request_failed", "The models reply was malformed", {
+      status: reply.status,
+      body: reply.text,
+    });
+  }
+  const listed = parsed.data.models
+    .filter((model) => model.visibility === "list")
+    .map((model) => ({ ...model, display_name: model.display_name ?? model.slug }) as ModelInfo);
+  const rank = (model: ModelInfo) => model.priority ?? Number.POSITIVE_INFINITY;
+  return listed.sort((a, b) => rank(a) - rank(b));
+}

@@ -1,0 +1,149 @@
+import { backendHeaders } from "./backend";
+import { fetchUpstreamStream, type UpstreamCallOptions } from "./http";
+import type { BackendAuth, ReasoningEffort, ServiceTier, UpstreamConfig } from "./types";
+
+/** Used when the request has no usable `instructions`: the backend requires the field. */
+export const DEFAULT_INSTRUCTIONS = "You are a helpful assistant.";
+
+/** Needed so reasoning can be carried into the next turn without server-side storage. */
+export const ENCRYPTED_REASONING_INCLUDE = "reasoning.encrypted_content";
+
+/** Token caps the backend rejects as unsupported. */
+export const STRIPPED_TOKEN_CAP_FIELDS = ["max_output_tokens", "max_tokens", "max_completion_tokens"] as const;
+
+/**
+ * Sampling knobs the backend rejects (`{"detail":"Unsupported parameter: temperature"}`): every
+ * model it serves is a reasoning model. The AI SDK already omits them for models it knows reason.
+ */
+export const STRIPPED_SAMPLING_FIELDS = ["temperature", "top_p", "frequency_penalty", "presence_penalty"] as const;
+
+/** Fields that point at server-side state, which a stateless backend (store: false) cannot resolve. */
+export const STRIPPED_STATEFUL_FIELDS = ["previous_response_id", "conversation"] as const;
+
+/** Tier values as the backend spells them; `undefined` means "omit service_tier" (the default tier). */
+const BACKEND_SERVICE_TIER: Record<ServiceTier, "flex" | "priority" | undefined> = {
+  auto: undefined,
+  default: undefined,
+  flex: "flex",
+  priority: "priority",
+  // The UI calls the priority tier "Fast"; Codex sends it as `priority`.
+  fast: "priority",
+};
+
+/** Maps a header/body tier to the backend's value; undefined = omit the field. Unknown strings pass through. */
+export function toBackendServiceTier(tier: string): string | undefined {
+  return Object.hasOwn(BACKEND_SERVICE_TIER, tier) ? BACKEND_SERVICE_TIER[tier as ServiceTier] : tier;
+}
+
+export interface NormalizeResponsesOptions {
+  /** From the `x-login-with-provider-service-tier` header; wins over a body `service_tier`. */
+  serviceTier?: ServiceTier;
+  /** From the `x-login-with-provider-reasoning-effort` header; sets `reasoning.effort`. */
+  reasoningEffort?: ReasoningEffort;
+  defaultInstructions?: string;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function normalizeInput(input: unknown): unknown {
+  // The backend takes a list of items, not the string shorthand of the public API.
+  if (typeof input === "string") {
+    return [{ type: "message", role: "user", content: [{ type: "input_text", text: input }] }];
+  }
+  if (!Array.isArray(input)) return input;
+  return input
+    .filter((item) => !(isRecord(item) && item.type === "item_reference"))
+    .map((item) => {
+      if (!isRecord(item)) return item;
+      const copy = { ...item };
+      delete copy.id;
+      // The backend answers "System messages are not allowed"; `developer` is the role Codex
+      // itself uses for instruction messages and means the same to the model.
+      if (copy.role === "system") copy.role = "developer";
+      return copy;
+    });
+}
+
+function normalizeInclude(include: unknown): string[] {
+  const given = Array.isArray(include) ? include.filter((value): value is string => typeof value === "string") : [];
+  return [...new Set([...given, ENCRYPTED_REASONING_INCLUDE])];
+}
+
+function applyServiceTier(body: Record<string, unknown>, headerTier: ServiceTier | undefined): void {
+  const requested = headerTier ?? body.service_tier;
+  const mapped = typeof requested === "string" ? toBackendServiceTier(requested) : undefined;
+  if (mapped === undefined) delete body.service_tier;
+  else body.service_tier = mapped;
+}
+
+/**
+ * Rewrites a Responses API body (as the AI SDK sends it) into what the stateless Codex backend
+ * accepts. Returns a new object; the caller's body is not mutated. Idempotent.
+ * Throws a TypeError when `model` is not a non-empty string (callers validate first).
+ */
+export function normalizeResponsesBody(
+  body: Record<string, unknown>,
+  options: NormalizeResponsesOptions = {},
+): Record<string, unknown> & { model: string } {
+  if (typeof body.model !== "string" || body.model.trim() === "") {
+    throw new TypeError("A /responses body needs a string `model`");
+  }
+  const out: Record<string, unknown> & { model: string } = { ...body, model: body.model };
+
+  out.store = false;
+  out.stream = true;
+  if (typeof out.instructions !== "string" || out.instructions.trim() === "") {
+    out.instructions = options.defaultInstructions ?? DEFAULT_INSTRUCTIONS;
+  }
+  out.include = normalizeInclude(out.include);
+  for (const field of [...STRIPPED_TOKEN_CAP_FIELDS, ...STRIPPED_SAMPLING_FIELDS, ...STRIPPED_STATEFUL_FIELDS]) {
+    delete out[field];
+  }
+  if ("input" in out) out.input = normalizeInput(out.input);
+  applyServiceTier(out, options.serviceTier);
+  if (options.reasoningEffort !== undefined) {
+    const existing = isRecord(out.reasoning) ? out.reasoning : {};
+    const summary = typeof existing.summary === "string" ? existing.summary : "auto";
+    out.reasoning = { ...existing, effort: options.reasoningEffort, summary };
+  }
+  return out;
+}
+
+/** The same body without `service_tier`: for the one retry after a tier rejection. */
+export function withoutServiceTier(body: Record<string, unknown>): Record<string, unknown> {
+  const rest = { ...body };
+  delete rest.service_tier;
+  return rest;
+}
+
+/** A 400 whose body says the model does not offer the requested tier. */
+export function isServiceTierRejection(status: number, bodyText: string): boolean {
+  return status === 400 && /unsupported service_tier/i.test(bodyText);
+}
+
+/**
+ * POSTs the body to the backend's /responses as an SSE stream and returns the upstream Response
+ * unconsumed, whatever its status. The body is sent exactly as given: normalise it first with
+ * `normalizeResponsesBody`. Throws only `network_error`; an abort by the caller's signal is
+ * rethrown as the AbortError itself.
+ */
+export function postResponses(
+  config: UpstreamConfig,
+  auth: BackendAuth,
+  body: Record<string, unknown>,
+  options: UpstreamCallOptions = {},
+): Promise<Response> {
+  return fetchUpstreamStream(
+    config,
+    `${config.codexBaseUrl}/responses`,
+    {
+      method: "POST",
+      headers: backendHeaders(config, auth, { Accept: "text/event-stream", "Content-Type": "application/json" }),
+      body: JSON.stringify(body),
+    },
+    "Responses request",
+    options,
+  );
+}
