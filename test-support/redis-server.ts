@@ -1,5 +1,16 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { freePort } from "./free-port";
+
+export interface RedisServerOptions {
+  /**
+   * Keep the data across stop()/start(), as a production Redis does: an append-only file
+   * fsynced on every write, in a temporary folder removed at the final stop.
+   */
+  persistent?: boolean;
+}
 
 export interface RedisServer {
   port: number;
@@ -9,17 +20,24 @@ export interface RedisServer {
   stop(): Promise<void>;
   /** Starts it again on the same port. Without persistence the data is gone: this is a fresh Redis. */
   start(): Promise<void>;
+  /** Stops it for good and removes its data folder. */
+  dispose(): Promise<void>;
 }
 
 const READY_LINE = "Ready to accept connections";
 const START_TIMEOUT_MS = 15_000;
 const STOP_GRACE_MS = 5_000;
 
-function spawnRedis(port: number): Promise<ChildProcess> {
+function persistenceArgs(dataDir: string | undefined): string[] {
+  if (!dataDir) return ["--save", "", "--appendonly", "no"];
+  return ["--save", "", "--appendonly", "yes", "--appendfsync", "always", "--dir", dataDir];
+}
+
+function spawnRedis(port: number, dataDir?: string): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       "redis-server",
-      ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--loglevel", "notice"],
+      ["--port", String(port), "--bind", "127.0.0.1", ...persistenceArgs(dataDir), "--loglevel", "notice"],
       { stdio: ["ignore", "pipe", "pipe"] },
     );
     let output = "";
@@ -72,14 +90,15 @@ function stopProcess(child: ChildProcess): Promise<void> {
  * Starts Debian's redis-server on a free 127.0.0.1 port, without persistence, and resolves once it
  * prints that it accepts connections. Call stop() in afterAll.
  */
-export async function startRedisServer(): Promise<RedisServer> {
+export async function startRedisServer(options: RedisServerOptions = {}): Promise<RedisServer> {
+  const dataDir = options.persistent ? mkdtempSync(join(tmpdir(), "lwc-redis-")) : undefined;
   let port = 0;
   let child: ChildProcess | undefined;
   // Another process can grab the free port between our probe and Redis binding it: try again.
   for (let attempt = 1; !child; attempt++) {
     port = await freePort();
     try {
-      child = await spawnRedis(port);
+      child = await spawnRedis(port, dataDir);
     } catch (error) {
       const portTaken = error instanceof Error && /Address already in use/i.test(error.message);
       if (!portTaken || attempt >= 3) throw error;
@@ -97,9 +116,13 @@ export async function startRedisServer(): Promise<RedisServer> {
       process.off("exit", killOnExit);
       if (child) await stopProcess(child);
     },
+    async dispose() {
+      await this.stop();
+      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
     async start() {
       if (child && child.exitCode === null && child.signalCode === null) return;
-      child = await spawnRedis(port);
+      child = await spawnRedis(port, dataDir);
       process.off("exit", killOnExit);
       process.on("exit", killOnExit);
     },

@@ -71,6 +71,27 @@ describe("Upstash store outages", () => {
   });
 });
 
+describe("Upstash store on a persistent Redis that restarts", () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startUpstashStack({}, { persistent: true });
+  });
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  it("loses no data across a Redis stop and start", async () => {
+    const sessionKey = uniqueKey("session");
+    await stack.store.set(sessionKey, "sealed-session", 60_000);
+
+    await stack.redis.stop();
+    await expect(stack.store.get(sessionKey)).rejects.toBeInstanceOf(StoreUnavailableError);
+
+    await stack.redis.start();
+    expect(await stack.store.get(sessionKey)).toBe("sealed-session");
+  });
+});
+
 describe("Upstash store against an endpoint that never answers", () => {
   const timeoutMs = 800;
   let server: Server;

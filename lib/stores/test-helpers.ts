@@ -1,6 +1,6 @@
 /** Test-only helpers for the store tests (not imported by application code). */
 import { randomUUID } from "node:crypto";
-import { startRedisServer } from "@/test-support/redis-server";
+import { startRedisServer, type RedisServerOptions } from "@/test-support/redis-server";
 import { startUpstashBridge } from "@/test-support/upstash-bridge";
 import { createUpstashStore } from "./upstash-store";
 
@@ -33,9 +33,9 @@ export async function timed<T>(run: () => Promise<T>): Promise<{ elapsedMs: numb
 export const uniqueKey = (label: string) => `test:${label}:${randomUUID()}`;
 
 /** A real redis-server with the Upstash REST bridge in front of it and a store talking to the bridge. */
-export async function startUpstashStack(storeOptions: { timeoutMs?: number } = {}) {
+export async function startUpstashStack(storeOptions: { timeoutMs?: number } = {}, redisOptions: RedisServerOptions = {}) {
   const token = `test-token-${randomUUID()}`;
-  const redis = await startRedisServer();
+  const redis = await startRedisServer(redisOptions);
   const bridge = await startUpstashBridge({ redisPort: redis.port, token });
   const store = createUpstashStore({ url: bridge.url, token, ...storeOptions });
   const stack = {
@@ -46,7 +46,7 @@ export async function startUpstashStack(storeOptions: { timeoutMs?: number } = {
     token,
     async stop() {
       await stack.bridge.close();
-      await redis.stop();
+      await redis.dispose();
     },
   };
   return stack;
