@@ -1,0 +1,108 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+
+const MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+export interface ParsedBody {
+  raw: string;
+  /** Parsed JSON, form fields, text, or undefined when empty. */
+  value: unknown;
+  kind: "json" | "form" | "text" | "empty" | "invalid_json";
+}
+
+export function readRawBody(request: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new Error("body too large"));
+        request.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    request.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    request.on("error", reject);
+  });
+}
+
+export function mediaType(request: IncomingMessage): string {
+  return (request.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+}
+
+export function parseBody(raw: string, contentType: string): ParsedBody {
+  if (raw.length === 0) return { raw, value: undefined, kind: "empty" };
+  if (contentType === "application/x-www-form-urlencoded") {
+    return { raw, value: Object.fromEntries(new URLSearchParams(raw)), kind: "form" };
+  }
+  if (contentType === "application/json" || contentType.endsWith("+json")) {
+    try {
+      return { raw, value: JSON.parse(raw) as unknown, kind: "json" };
+    } catch {
+      return { raw, value: raw, kind: "invalid_json" };
+    }
+  }
+  return { raw, value: raw, kind: "text" };
+}
+
+export function lowerCaseHeaders(request: IncomingMessage): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined) continue;
+    headers[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
+  }
+  return headers;
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+export function sendJson(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  const text = JSON.stringify(body);
+  response.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(text),
+    "cache-control": "no-store",
+    ...headers,
+  });
+  response.end(text);
+}
+
+export function sendText(
+  response: ServerResponse,
+  status: number,
+  contentType: string,
+  text: string,
+  headers: Record<string, string> = {},
+): void {
+  response.writeHead(status, {
+    "content-type": contentType,
+    "content-length": Buffer.byteLength(text),
+    "cache-control": "no-store",
+    ...headers,
+  });
+  response.end(text);
+}
+
+/** Resolves after `ms`, or early (false) when the client goes away. */
+export function delayUnlessClosed(response: ServerResponse, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (response.destroyed || response.writableEnded) return resolve(false);
+    const onClose = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      response.off("close", onClose);
+      resolve(true);
+    }, ms);
+    response.once("close", onClose);
+  });
+}

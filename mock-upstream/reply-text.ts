@@ -1,0 +1,74 @@
+import { isRecord } from "./http-util";
+import { stripMarkers } from "./faults";
+
+const SUMMARY_SOURCE_MAX_CHARS = 60;
+
+function contentText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content
+    .filter((part): part is Record<string, unknown> => isRecord(part) && part.type === "input_text" && typeof part.text === "string")
+    .map((part) => part.text as string)
+    .join("\n");
+}
+
+function isUserMessage(item: Record<string, unknown>): boolean {
+  return item.role === "user" && (item.type === undefined || item.type === "message");
+}
+
+/** Raw text of every user message, in order (markers still in). */
+export function userTexts(input: readonly Record<string, unknown>[]): string[] {
+  return input.filter(isUserMessage).map((item) => contentText(item.content));
+}
+
+/** Every text in the input, for finding `[[mock:...]]` markers. */
+export function allInputText(input: unknown): string {
+  if (!Array.isArray(input)) return typeof input === "string" ? input : "";
+  return input.filter(isRecord).map((item) => contentText(item.content)).join("\n");
+}
+
+/** `You said: "<last>".` plus ` Earlier you said: "<first>".` when there were earlier user messages. */
+export function replyFor(input: readonly Record<string, unknown>[]): string {
+  const texts = userTexts(input).map(stripMarkers);
+  const last = texts.at(-1) ?? "";
+  let reply = `You said: "${last}".`;
+  if (texts.length > 1) reply += ` Earlier you said: "${texts[0]}".`;
+  return reply;
+}
+
+export function reasoningSummaryFor(input: readonly Record<string, unknown>[]): string {
+  const last = userTexts(input).map(stripMarkers).at(-1) ?? "";
+  return `Thinking about: ${last.slice(0, SUMMARY_SOURCE_MAX_CHARS)}`;
+}
+
+/** One word (with the whitespace after it) per piece; the pieces join back to the text exactly. */
+export function wordPieces(text: string): string[] {
+  const pieces = text.match(/\s*\S+\s*/g) ?? [];
+  return pieces.length > 0 ? pieces : [text];
+}
+
+export interface MockUsage {
+  input_tokens: number;
+  input_tokens_details: { cached_tokens: number };
+  output_tokens: number;
+  output_tokens_details: { reasoning_tokens: number };
+  total_tokens: number;
+}
+
+/**
+ * Deterministic token counts: input = ceil(characters of instructions + all input text / 4),
+ * output = words of the reply + reasoning tokens (words of the summary x 4, 0 without reasoning).
+ */
+export function usageFor(instructions: string, input: readonly Record<string, unknown>[], reply: string, summary: string | null, reasoned: boolean): MockUsage {
+  const inputChars = instructions.length + allInputText(input).length;
+  const inputTokens = Math.max(1, Math.ceil(inputChars / 4));
+  const reasoningTokens = reasoned ? Math.max(1, wordPieces(summary ?? "thinking").length) * 4 : 0;
+  const outputTokens = wordPieces(reply).length + reasoningTokens;
+  return {
+    input_tokens: inputTokens,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens: outputTokens,
+    output_tokens_details: { reasoning_tokens: reasoningTokens },
+    total_tokens: inputTokens + outputTokens,
+  };
+}

@@ -1,0 +1,130 @@
+import type { ModelInfo } from "@/lib/upstream/types";
+import type { ParsedBody } from "./http-util";
+import { isRecord } from "./http-util";
+import { findModelForPlan } from "./models";
+
+/** Body fields the backend refuses outright (token caps and sampling knobs, server-side state). */
+export const UNSUPPORTED_PARAMETERS = [
+  "max_output_tokens",
+  "max_tokens",
+  "max_completion_tokens",
+  "temperature",
+  "top_p",
+  "frequency_penalty",
+  "presence_penalty",
+  "previous_response_id",
+] as const;
+
+const SUMMARY_MODES = ["auto", "concise", "detailed", "none"];
+
+export interface ValidResponsesRequest {
+  model: ModelInfo;
+  instructions: string;
+  input: Record<string, unknown>[];
+  reasoningEffort: string;
+  /** Null when the request asked for no summary (or no reasoning at all). */
+  reasoningSummary: string | null;
+  serviceTier: string | null;
+  include: string[];
+  body: Record<string, unknown>;
+}
+
+export type ResponsesValidation = { ok: true; request: ValidResponsesRequest } | { ok: false; status: number; detail: string };
+
+function reject(detail: string, status = 400): ResponsesValidation {
+  return { ok: false, status, detail };
+}
+
+function quoteList(values: string[]): string {
+  const quoted = values.map((v) => `'${v}'`);
+  return quoted.length > 1 ? `${quoted.slice(0, -1).join(", ")}, and ${quoted.at(-1)}` : (quoted[0] ?? "");
+}
+
+const NOT_PERSISTED = (id: string) =>
+  `Item with id '${id}' not found. Items are not persisted when \`store\` is set to false. Try again with \`store\` set to true, or remove this item from your input.`;
+
+function validateInput(input: unknown): string | undefined {
+  if (!Array.isArray(input)) return "Input must be a list";
+  for (const item of input) {
+    if (!isRecord(item)) return "Invalid input item: expected an object.";
+    if (item.type === "item_reference") return NOT_PERSISTED(String(item.id ?? ""));
+    if (item.id !== undefined && item.id !== null) return NOT_PERSISTED(String(item.id));
+    if (item.role === "system") return "System messages are not allowed";
+    const isMessage = item.type === "message" || (item.type === undefined && "role" in item);
+    if (isMessage) {
+      if (!["user", "assistant", "developer"].includes(String(item.role))) return `Invalid value: '${String(item.role)}'. Supported values are: 'user', 'assistant', and 'developer'.`;
+      if (typeof item.content !== "string" && !Array.isArray(item.content)) return "Invalid input message: content must be a string or a list.";
+    }
+  }
+  return undefined;
+}
+
+/** Check a /responses body the way the ChatGPT-account backend does; the first problem wins. */
+export function validateResponsesBody(parsed: ParsedBody, plan: string): ResponsesValidation {
+  if (parsed.kind !== "json" || !isRecord(parsed.value)) return reject("Invalid request body: expected a JSON object.");
+  const body = parsed.value;
+  for (const name of UNSUPPORTED_PARAMETERS) {
+    if (name in body) return reject(`Unsupported parameter: ${name}`);
+  }
+  if (typeof body.model !== "string" || body.model.length === 0) return reject("Missing required parameter: 'model'.");
+  if (body.store !== false) return reject("Store must be set to false");
+  if (body.stream !== true) return reject("Stream must be set to true");
+  if (typeof body.instructions !== "string") return reject("Instructions are required");
+  const model = findModelForPlan(body.model, plan);
+  if (!model) return reject(`The '${body.model}' model is not supported when using Codex with a ChatGPT account.`);
+  const inputProblem = validateInput(body.input);
+  if (inputProblem) return reject(inputProblem);
+
+  const levels = (model.supported_reasoning_levels ?? []).map((level) => level.effort);
+  let reasoningEffort = model.default_reasoning_level ?? "medium";
+  let reasoningSummary: string | null = "auto";
+  if (body.reasoning !== undefined && body.reasoning !== null) {
+    if (!isRecord(body.reasoning)) return reject("Invalid type for 'reasoning': expected an object.");
+    const { effort, summary } = body.reasoning;
+    if (effort !== undefined && effort !== null) {
+      if (typeof effort !== "string" || !levels.includes(effort)) {
+        return reject(
+          `Unsupported value: 'reasoning.effort' does not support '${String(effort)}' with the '${model.slug}' model. Supported values are: ${quoteList(levels)}.`,
+        );
+      }
+      reasoningEffort = effort;
+    }
+    if (summary !== undefined && summary !== null) {
+      if (typeof summary !== "string" || !SUMMARY_MODES.includes(summary)) {
+        return reject(`Invalid value: '${String(summary)}'. Supported values are: ${quoteList(SUMMARY_MODES)}.`);
+      }
+      reasoningSummary = summary === "none" ? null : summary;
+    }
+  }
+  if (reasoningEffort === "none") reasoningSummary = null;
+
+  let serviceTier: string | null = null;
+  if (body.service_tier !== undefined && body.service_tier !== null) {
+    const offered = (model.service_tiers ?? []).map((tier) => tier.id);
+    if (typeof body.service_tier !== "string" || !offered.includes(body.service_tier)) {
+      return reject(`Unsupported service_tier: ${String(body.service_tier)} for model '${model.slug}'.`);
+    }
+    serviceTier = body.service_tier;
+  }
+
+  if (body.include !== undefined && body.include !== null) {
+    if (!Array.isArray(body.include) || body.include.some((value) => typeof value !== "string")) {
+      return reject("Invalid type for 'include': expected an array of strings.");
+    }
+  }
+  const include = Array.isArray(body.include) ? (body.include as string[]) : [];
+
+  return {
+    ok: true,
+    request: {
+      model,
+      instructions: body.instructions,
+      input: body.input as Record<string, unknown>[],
+      reasoningEffort,
+      reasoningSummary,
+      serviceTier,
+      include,
+      body,
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import { randomUUID } from "node:crypto";
+import { authenticateBackendCall, claimedAccountId, sendUnauthorized } from "./backend-auth";
+import { sendCloudflareChallenge, sendServerError, sendUsageLimit } from "./backend-errors";
+import type { MockContext, RouteHandler } from "./context";
+import { DEFAULT_SLOW_FIRST_BYTE_MS, markerFaults } from "./faults";
+import { delayUnlessClosed, isRecord, sendJson } from "./http-util";
+import { allInputText } from "./reply-text";
+import { writeResponseStream } from "./responses-stream";
+import { validateResponsesBody } from "./responses-validation";
+import type { FaultRule, MockFault } from "./types";
+import { usageHeaders } from "./usage-headers";
+
+/** A fault fires when the request's own marker names it, or an armed rule for the account matches. */
+function faultTrigger(context: MockContext, markers: Set<MockFault>) {
+  return (fault: MockFault, accountId: string | undefined): FaultRule | undefined =>
+    markers.has(fault) ? { fault } : context.faults.take(fault, accountId);
+}
+
+/** POST /backend-api/codex/responses */
+export const handleResponses: RouteHandler = async (context, call) => {
+  const rawInput = isRecord(call.body.value) ? call.body.value.input : undefined;
+  const fires = faultTrigger(context, markerFaults(allInputText(rawInput)));
+  const claimed = claimedAccountId(context, call);
+
+  const slow = fires("slow_first_byte", claimed);
+  if (slow && !(await delayUnlessClosed(call.response, slow.delayMs ?? DEFAULT_SLOW_FIRST_BYTE_MS))) return;
+  if (fires("cloudflare_challenge", claimed)) return sendCloudflareChallenge(call);
+
+  const caller = authenticateBackendCall(context, call);
+  if (!caller) return;
+  if (fires("backend_unauthorized", caller.accountId)) {
+    return sendUnauthorized(call, "Provided authentication token is expired. Please try signing in again.", "token_expired");
+  }
+  if (fires("server_error", caller.accountId)) return sendServerError(call);
+  if (fires("usage_limit", caller.accountId)) return sendUsageLimit(context, call, caller.accountId, caller.plan);
+
+  const validation = validateResponsesBody(call.body, caller.plan);
+  if (!validation.ok) return sendJson(call.response, validation.status, { detail: validation.detail });
+  const request = validation.request;
+  if (request.serviceTier !== null && fires("fast_tier_rejected", caller.accountId)) {
+    return sendJson(call.response, 400, { detail: `Unsupported service_tier: ${request.serviceTier}` });
+  }
+  const cut = fires("stream_cut", caller.accountId);
+
+  context.responsesServed.set(caller.accountId, (context.responsesServed.get(caller.accountId) ?? 0) + 1);
+  call.response.writeHead(200, {
+    "content-type": "text/event-stream; charset=utf-8",
+    "cache-control": "no-cache",
+    connection: "keep-alive",
+    "x-request-id": randomUUID(),
+    "openai-model": request.model.slug,
+    ...usageHeaders(context, caller.accountId),
+  });
+  call.response.flushHeaders();
+  await writeResponseStream(call.response, request, {
+    chunkDelayMs: context.options.streamChunkDelayMs,
+    cutAfterDeltas: cut ? 2 : undefined,
+    onCut: call.markServerCut,
+  });
+};

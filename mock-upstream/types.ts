@@ -1,0 +1,118 @@
+/** Public types of the mock upstream (re-exported by server.ts). */
+
+export interface MockUpstreamOptions {
+  /** 0 = random free port (default 0). */
+  port?: number;
+  /** Default "127.0.0.1". */
+  host?: string;
+  /** Lifetime of minted access tokens, default 3600. */
+  accessTokenTtlSeconds?: number;
+  /** Lifetime of a device code, default 900 (15 minutes, like upstream). */
+  deviceCodeTtlSeconds?: number;
+  /** Poll interval announced by /usercode, default 5 (sent as the string "5"). */
+  pollIntervalSeconds?: number;
+  /** Delay between SSE text deltas, default 25. */
+  streamChunkDelayMs?: number;
+  /** /models without client_version, or with an older one, answers {models: []}. Default "0.150.0". */
+  minClientVersion?: string;
+  /**
+   * Addition: answer 429 `slow_down` when a device code is polled faster than the interval
+   * (with one second of slack). Default false so tests that poll quickly stay deterministic.
+   */
+  enforcePollInterval?: boolean;
+}
+
+export type ResolvedMockOptions = Required<MockUpstreamOptions>;
+
+export const DEFAULT_MOCK_OPTIONS: ResolvedMockOptions = {
+  port: 0,
+  host: "127.0.0.1",
+  accessTokenTtlSeconds: 3600,
+  deviceCodeTtlSeconds: 900,
+  pollIntervalSeconds: 5,
+  streamChunkDelayMs: 25,
+  minClientVersion: "0.150.0",
+  enforcePollInterval: false,
+};
+
+export interface MockAccount {
+  accountId: string;
+  email: string;
+  plan: string;
+  userId: string;
+}
+
+export const DEFAULT_ACCOUNT: MockAccount = Object.freeze({
+  accountId: "acct_demo",
+  email: "demo@example.com",
+  plan: "plus",
+  userId: "user_demo",
+});
+
+export interface RecordedRequest {
+  id: number;
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  /** Lower-case header names. */
+  headers: Record<string, string>;
+  /** Parsed JSON, or form fields object, or text (undefined when empty). */
+  body: unknown;
+  receivedAt: number;
+  /** The client went away before we finished answering. */
+  aborted: boolean;
+  /** We finished writing the reply. */
+  completed: boolean;
+  /** Addition: the HTTP status we answered (0 until the headers are sent). */
+  status: number;
+}
+
+export const MOCK_FAULTS = [
+  "server_error",
+  "usage_limit",
+  "cloudflare_challenge",
+  "fast_tier_rejected",
+  "stream_cut",
+  "slow_first_byte",
+  "backend_unauthorized",
+  "dead_refresh_token",
+  "refresh_server_error",
+  "device_code_disabled",
+  "device_code_server_error",
+] as const;
+
+export type MockFault = (typeof MOCK_FAULTS)[number];
+
+export interface FaultRule {
+  fault: MockFault;
+  /** Only requests of this account trigger (and consume) the rule. */
+  accountId?: string;
+  /** Default 1; 0 = until cleared. */
+  times?: number;
+  /** For slow_first_byte: delay before the headers, default 1500. */
+  delayMs?: number;
+}
+
+export interface MockUpstream {
+  url: string;
+  /** = url */
+  issuer: string;
+  /** `${url}/backend-api/codex` */
+  codexBaseUrl: string;
+  /** `${url}/codex/device` */
+  verificationUrl: string;
+  approve(userCode: string, account?: Partial<MockAccount>): boolean;
+  deny(userCode: string): boolean;
+  expire(userCode: string): boolean;
+  addFault(rule: FaultRule): void;
+  clearFaults(): void;
+  /** path = exact pathname, e.g. "/oauth/token". */
+  requests(filter?: { path?: string }): RecordedRequest[];
+  /** Resolves on an existing or future match. */
+  waitForRequest(predicate: (r: RecordedRequest) => boolean, timeoutMs?: number): Promise<RecordedRequest>;
+  /** Resolves when a /responses stream is (or already was) aborted by the client. */
+  waitForAbort(timeoutMs?: number): Promise<RecordedRequest>;
+  setOptions(patch: Partial<MockUpstreamOptions>): void;
+  reset(): void;
+  close(): Promise<void>;
+}
