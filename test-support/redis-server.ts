@@ -109,15 +109,17 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
   const killOnExit = () => child?.kill("SIGKILL");
   process.on("exit", killOnExit);
 
+  const stop = async () => {
+    process.off("exit", killOnExit);
+    if (child) await stopProcess(child);
+  };
+
   return {
     port,
     url: `redis://127.0.0.1:${port}`,
-    async stop() {
-      process.off("exit", killOnExit);
-      if (child) await stopProcess(child);
-    },
+    stop,
     async dispose() {
-      await this.stop();
+      await stop();
       if (dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
     async start() {
