@@ -1,3 +1,4 @@
+import { fromBase64Url } from "./base64url";
 import { ProviderAuthError } from "./errors";
 import type { AccountInfo, TokenSet } from "./types";
 
@@ -27,8 +28,9 @@ export function decodeJwtPayload(token: string): Record<string, unknown> | null 
   const payload = parts[1];
   if (!/^[A-Za-z0-9_-]+={0,2}$/.test(payload)) return null;
   try {
-    const json = Buffer.from(payload, "base64url").toString("utf8");
-    return asRecord(JSON.parse(json)) ?? null;
+    const bytes = fromBase64Url(payload.replace(/={1,2}$/, ""));
+    if (!bytes) return null;
+    return asRecord(JSON.parse(new TextDecoder().decode(bytes))) ?? null;
   } catch {
     return null;
   }
