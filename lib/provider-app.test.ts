@@ -1,0 +1,85 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+
+const SECRET = "provider-app-test-secret-0123456789abcdef";
+
+async function load() {
+  vi.resetModules();
+  return import("./provider-app");
+}
+
+afterEach(() => vi.unstubAllEnvs());
+
+describe("lib/provider-app", () => {
+  it("builds one handler from the environment, under /api/provider", async () => {
+    vi.stubEnv("LWC_SECRET", SECRET);
+    const { providerHandler } = await load();
+    expect(providerHandler.basePath).toBe("/api/provider");
+    const reply = await providerHandler.handler(new Request("http://127.0.0.1:3000/api/provider/session"));
+    expect(await reply.json()).toEqual({ status: "unauthenticated" });
+    expect(reply.headers.get("cache-control")).toBe("no-store");
+  });
+
+  it("maps every variable to an option, with the documented defaults", async () => {
+    vi.stubEnv("LWC_SECRET", SECRET);
+    const { optionsFromEnv } = await load();
+    const defaults = optionsFromEnv({});
+    expect(defaults).toMatchObject({
+      secrets: [],
+      allowedOrigins: [],
+      sessionTtlMs: 604_800_000,
+      enableResponsesProxy: true,
+      responsesProxy: { rateLimit: { limit: 30, windowMs: 60_000 }, maxRequestBytes: 1_048_576 },
+      loginRateLimit: { limit: 10, windowMs: 60_000 },
+      upstream: {},
+    });
+    expect(defaults.responsesProxy).not.toHaveProperty("allowedModels");
+    const custom = optionsFromEnv({
+      LWC_SECRET: ` ${SECRET} , ${SECRET}-old `,
+      LWC_ISSUER_URL: "http://127.0.0.1:4010",
+      LWC_CODEX_BASE_URL: "http://127.0.0.1:4010/backend-api/codex",
+      LWC_VERIFICATION_URL: "http://127.0.0.1:4010/codex/device",
+      LWC_CLIENT_VERSION: "0.170.0",
+      LWC_ALLOWED_MODELS: "gpt-5.5, gpt-5.5-mini",
+      LWC_ALLOWED_ORIGINS: "https://a.example",
+      LWC_SESSION_TTL_SECONDS: "3600",
+      LWC_RESPONSES_PROXY: "OFF",
+      LWC_RATE_LIMIT_PER_MINUTE: "5",
+      LWC_LOGIN_RATE_LIMIT_PER_MINUTE: "50",
+      LWC_MAX_REQUEST_BYTES: "2048",
+    });
+    expect(custom).toMatchObject({
+      secrets: [SECRET, `${SECRET}-old`],
+      allowedOrigins: ["https://a.example"],
+      sessionTtlMs: 3_600_000,
+      enableResponsesProxy: false,
+      responsesProxy: { rateLimit: { limit: 5 }, allowedModels: ["gpt-5.5", "gpt-5.5-mini"], maxRequestBytes: 2048 },
+      loginRateLimit: { limit: 50 },
+      clientVersion: "0.170.0",
+      upstream: {
+        issuer: "http://127.0.0.1:4010",
+        codexBaseUrl: "http://127.0.0.1:4010/backend-api/codex",
+        verificationUrl: "http://127.0.0.1:4010/codex/device",
+      },
+    });
+  });
+
+  it("names a bad variable without echoing its value", async () => {
+    vi.stubEnv("LWC_SECRET", SECRET);
+    const { optionsFromEnv } = await load();
+    expect(() => optionsFromEnv({ LWC_RATE_LIMIT_PER_MINUTE: "lots" })).toThrow(/LWC_RATE_LIMIT_PER_MINUTE/);
+    expect(() => optionsFromEnv({ LWC_RESPONSES_PROXY: "maybe" })).toThrow(/LWC_RESPONSES_PROXY/);
+    let message = "";
+    try {
+      optionsFromEnv({ LWC_SESSION_TTL_SECONDS: "-12345" });
+    } catch (error) {
+      message = String(error);
+    }
+    expect(message).toMatch(/LWC_SESSION_TTL_SECONDS/);
+    expect(message).not.toContain("12345");
+  });
+
+  it("refuses a too-short LWC_SECRET at start-up", async () => {
+    vi.stubEnv("LWC_SECRET", "short");
+    await expect(load()).rejects.toThrow(/at least 32 characters/);
+  });
+});

@@ -1,0 +1,72 @@
+import "server-only";
+import { z } from "zod";
+import { createStoreFromEnv } from "@/lib/stores";
+import { createProviderHandler, type ProviderHandler } from "@/lib/server/handler";
+import type { ProviderHandlerOptions } from "@/lib/server/options";
+
+const commaList = z
+  .string()
+  .optional()
+  .transform((value) => (value ?? "").split(",").map((item) => item.trim()).filter((item) => item !== ""));
+const optionalText = z
+  .string()
+  .optional()
+  .transform((value) => (value?.trim() ? value.trim() : undefined));
+const positiveInt = (fallback: number) =>
+  z
+    .string()
+    .optional()
+    .transform((value) => (value?.trim() ? Number(value.trim()) : fallback))
+    .pipe(z.number().int().positive());
+
+/** Every variable the app reads (the Upstash ones are read by createStoreFromEnv). */
+const envSchema = z.object({
+  LWC_SECRET: commaList,
+  LWC_ISSUER_URL: optionalText,
+  LWC_CODEX_BASE_URL: optionalText,
+  LWC_VERIFICATION_URL: optionalText,
+  LWC_CLIENT_VERSION: optionalText,
+  LWC_ALLOWED_MODELS: commaList,
+  LWC_ALLOWED_ORIGINS: commaList,
+  LWC_SESSION_TTL_SECONDS: positiveInt(604_800),
+  LWC_RESPONSES_PROXY: z
+    .string()
+    .optional()
+    .transform((value) => (value?.trim() ? value.trim().toLowerCase() : "on"))
+    .pipe(z.enum(["on", "off"])),
+  LWC_RATE_LIMIT_PER_MINUTE: positiveInt(30),
+  LWC_LOGIN_RATE_LIMIT_PER_MINUTE: positiveInt(10),
+  LWC_MAX_REQUEST_BYTES: positiveInt(1_048_576),
+});
+
+/** The handler options from the environment; throws naming the bad variable (never its value). */
+export function optionsFromEnv(env: Record<string, string | undefined>): ProviderHandlerOptions {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`Invalid environment variable ${issue?.path.join(".") ?? "?"}: ${issue?.message ?? ""}`);
+  }
+  const e = parsed.data;
+  return {
+    secrets: e.LWC_SECRET,
+    allowedOrigins: e.LWC_ALLOWED_ORIGINS,
+    sessionTtlMs: e.LWC_SESSION_TTL_SECONDS * 1000,
+    sessionStore: createStoreFromEnv(env),
+    enableResponsesProxy: e.LWC_RESPONSES_PROXY === "on",
+    responsesProxy: {
+      rateLimit: { limit: e.LWC_RATE_LIMIT_PER_MINUTE, windowMs: 60_000 },
+      ...(e.LWC_ALLOWED_MODELS.length > 0 ? { allowedModels: e.LWC_ALLOWED_MODELS } : {}),
+      maxRequestBytes: e.LWC_MAX_REQUEST_BYTES,
+    },
+    loginRateLimit: { limit: e.LWC_LOGIN_RATE_LIMIT_PER_MINUTE, windowMs: 60_000 },
+    upstream: {
+      ...(e.LWC_ISSUER_URL ? { issuer: e.LWC_ISSUER_URL } : {}),
+      ...(e.LWC_CODEX_BASE_URL ? { codexBaseUrl: e.LWC_CODEX_BASE_URL } : {}),
+      ...(e.LWC_VERIFICATION_URL ? { verificationUrl: e.LWC_VERIFICATION_URL } : {}),
+    },
+    ...(e.LWC_CLIENT_VERSION ? { clientVersion: e.LWC_CLIENT_VERSION } : {}),
+  };
+}
+
+/** The one handler instance of the app, built from the environment once per server process. */
+export const providerHandler: ProviderHandler = createProviderHandler(optionsFromEnv(process.env));

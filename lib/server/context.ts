@@ -1,0 +1,16 @@
+import type { RateLimiter } from "@/lib/stores/types";
+import type { SessionCookieSigner } from "./cookies";
+import type { ResolvedOptions } from "./options";
+import type { RefreshCoordinator } from "./refresh";
+import type { SessionStore } from "./session-store";
+
+/** Everything a route needs, built once per handler. */
+export interface ServerContext {
+  options: ResolvedOptions;
+  sessions: SessionStore;
+  signer: SessionCookieSigner;
+  refresher: RefreshCoordinator;
+  /** Undefined when the limit is turned off. */
+  loginLimiter: RateLimiter | undefined;
+  responsesLimiter: RateLimiter | undefined;
+}

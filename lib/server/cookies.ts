@@ -1,0 +1,92 @@
+import { fromBase64Url, toBase64Url } from "./encoding";
+import type { ResolvedCookieOptions } from "./options";
+import { isSecureRequest } from "./request-origin";
+
+/** Session ids are 32 random bytes, base64url (43 characters). */
+const SESSION_ID_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+/** Domain separation: the HMAC key is also used (through iron) to seal records. */
+const SIGNATURE_CONTEXT = "lwc-session-cookie.v1.";
+
+export interface SessionCookieSigner {
+  /** `<id>.<HMAC-SHA256 signature>` with the first secret. */
+  sign(sessionId: string): Promise<string>;
+  /** The session id when any configured secret verifies the value, else null. Constant-time per secret. */
+  verify(cookieValue: string): Promise<string | null>;
+}
+
+export function createCookieSigner(secrets: readonly string[]): SessionCookieSigner {
+  const encoder = new TextEncoder();
+  // Imported lazily and once: crypto.subtle is async and the handler is built synchronously.
+  let keys: Promise<CryptoKey[]> | undefined;
+  const loadKeys = () =>
+    (keys ??= Promise.all(
+      secrets.map((secret) =>
+        crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+          "sign",
+          "verify",
+        ]),
+      ),
+    ));
+
+  return {
+    async sign(sessionId) {
+      const [current] = await loadKeys();
+      if (!current) throw new Error("no signing secret");
+      const signature = await crypto.subtle.sign("HMAC", current, encoder.encode(SIGNATURE_CONTEXT + sessionId));
+      return `${sessionId}.${toBase64Url(new Uint8Array(signature))}`;
+    },
+    async verify(cookieValue) {
+      const dot = cookieValue.lastIndexOf(".");
+      if (dot <= 0) return null;
+      const sessionId = cookieValue.slice(0, dot);
+      const signature = fromBase64Url(cookieValue.slice(dot + 1));
+      if (!SESSION_ID_PATTERN.test(sessionId) || signature === null || signature.length !== 32) return null;
+      const message = encoder.encode(SIGNATURE_CONTEXT + sessionId);
+      for (const key of await loadKeys()) {
+        // crypto.subtle.verify compares in constant time.
+        if (await crypto.subtle.verify("HMAC", key, signature, message)) return sessionId;
+      }
+      return null;
+    },
+  };
+}
+
+/** Every value of the named cookie in the request's Cookie header (browsers may send duplicates). */
+export function readCookieValues(request: Request, name: string): string[] {
+  const header = request.headers.get("cookie");
+  if (!header) return [];
+  const values: string[] = [];
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq === -1 || part.slice(0, eq).trim() !== name) continue;
+    let value = part.slice(eq + 1).trim();
+    if (value.startsWith('"') && value.endsWith('"') && value.length >= 2) value = value.slice(1, -1);
+    try {
+      values.push(decodeURIComponent(value));
+    } catch {
+      // A malformed escape is simply not our cookie.
+    }
+  }
+  return values;
+}
+
+/** The Set-Cookie header value for `value`, with the configured attributes (Max-Age 0 clears it). */
+export function serializeSessionCookie(
+  request: Request,
+  cookie: ResolvedCookieOptions,
+  value: string,
+  maxAgeSeconds: number = cookie.maxAgeSeconds,
+): string {
+  const parts = [`${cookie.name}=${encodeURIComponent(value)}`, `Path=${cookie.path}`, `Max-Age=${maxAgeSeconds}`];
+  if (maxAgeSeconds === 0) parts.push("Expires=Thu, 01 Jan 1970 00:00:00 GMT");
+  if (cookie.domain) parts.push(`Domain=${cookie.domain}`);
+  if (cookie.httpOnly) parts.push("HttpOnly");
+  const secure = cookie.secure === "auto" ? isSecureRequest(request) : cookie.secure;
+  if (secure) parts.push("Secure");
+  parts.push(`SameSite=${cookie.sameSite[0]!.toUpperCase()}${cookie.sameSite.slice(1)}`);
+  return parts.join("; ");
+}
+
+export function clearSessionCookie(request: Request, cookie: ResolvedCookieOptions): string {
+  return serializeSessionCookie(request, cookie, "", 0);
+}

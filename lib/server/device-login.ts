@@ -1,0 +1,170 @@
+import {
+  DEVICE_CODE_LIFETIME_MS,
+  exchangeAuthorizationCode,
+  pollDeviceAuthorization,
+  requestDeviceCode,
+} from "@/lib/upstream/device-flow";
+import { ProviderAuthError, isProviderAuthError } from "@/lib/upstream/errors";
+import { readAccountInfo } from "@/lib/upstream/jwt";
+import type { DevicePollResult } from "@/lib/upstream/types";
+import type { ServerContext } from "./context";
+import { serializeSessionCookie } from "./cookies";
+import { randomId } from "./encoding";
+import { LOG_PREFIX } from "./logger";
+import { AUTHORIZATION_EXPIRED_MESSAGE, toPublicState, type PublicSessionState } from "./public-state";
+import type { LoadedSession, PendingRecord, SessionRecord } from "./session-record";
+
+export const POLL_LOCK_PREFIX = "lwc:lock:poll:";
+
+export interface StateOutcome {
+  state: PublicSessionState;
+  /** A Set-Cookie value when the session id was created or rotated. */
+  setCookie?: string;
+}
+
+export type LoginOutcome = StateOutcome | { rateLimited: true; retryAfterSeconds: number };
+
+/**
+ * POST /login. Reuses a still-valid pending code without an upstream call; an authenticated session
+ * is answered as is. Otherwise asks upstream for a device code (counted against the per-address
+ * login limit). Upstream trouble throws the ProviderAuthError (device_code_disabled,
+ * device_code_request_failed, network_error); the session is then left as it was.
+ */
+export async function startLogin(
+  ctx: ServerContext,
+  request: Request,
+  existing: LoadedSession | null,
+  clientAddress: string,
+): Promise<LoginOutcome> {
+  const { options, sessions } = ctx;
+  const now = options.now();
+  const record = existing?.record;
+  if (record?.state === "authenticated") return { state: toPublicState(record, now) };
+  if (record?.state === "pending" && now < record.device.expiresAt) return { state: toPublicState(record, now) };
+
+  if (ctx.loginLimiter) {
+    const limit = await ctx.loginLimiter.limit(clientAddress);
+    if (!limit.success) {
+      return { rateLimited: true, retryAfterSeconds: Math.max(1, Math.ceil((limit.reset - now) / 1000)) };
+    }
+  }
+  const device = await requestDeviceCode(options.upstream, { now });
+
+  // Keep the session id (and its cookie) unless its lifetime would end before the code does.
+  const reuse = existing !== null && existing.record.expiresAt - now > DEVICE_CODE_LIFETIME_MS;
+  const sessionId = reuse ? existing.id : randomId();
+  const pending: PendingRecord = {
+    version: 1,
+    loginId: randomId(16),
+    createdAt: reuse ? existing.record.createdAt : now,
+    expiresAt: reuse ? existing.record.expiresAt : now + options.sessionTtlMs,
+    state: "pending",
+    device,
+  };
+  await sessions.save(sessionId, pending);
+  if (existing !== null && !reuse) await sessions.delete(existing.id);
+  const setCookie = reuse
+    ? undefined
+    : serializeSessionCookie(request, options.cookie, await ctx.signer.sign(sessionId));
+  return { state: toPublicState(pending, now), ...(setCookie ? { setCookie } : {}) };
+}
+
+function withFailure(record: SessionRecord, state: "expired" | "error", code: string, message: string): SessionRecord {
+  return {
+    version: 1,
+    loginId: record.loginId,
+    createdAt: record.createdAt,
+    expiresAt: record.expiresAt,
+    state,
+    failure: { code, message },
+  };
+}
+
+async function settle(ctx: ServerContext, session: LoadedSession, next: SessionRecord): Promise<StateOutcome> {
+  await ctx.sessions.save(session.id, next);
+  return { state: toPublicState(next, ctx.options.now()) };
+}
+
+/** A poll failure that says nothing about the login (network, upstream 5xx): try again next time. */
+function isTransientPollFailure(error: ProviderAuthError): boolean {
+  return error.code === "network_error" || (error.status !== undefined && error.status >= 500);
+}
+
+/**
+ * GET /status for a pending session: at most one upstream poll, never faster than the interval
+ * (lastPollAt in the record, plus a poll lock so concurrent requests on other instances do not poll).
+ */
+export async function advancePending(
+  ctx: ServerContext,
+  request: Request,
+  session: LoadedSession<PendingRecord>,
+): Promise<StateOutcome> {
+  const { options } = ctx;
+  const { device } = session.record;
+  const now = options.now();
+  if (now >= device.expiresAt) {
+    return settle(ctx, session, withFailure(session.record, "expired", "authorization_expired", AUTHORIZATION_EXPIRED_MESSAGE));
+  }
+  const intervalMs = device.intervalSeconds * 1000;
+  const pendingState = { state: toPublicState(session.record, now) };
+  if (device.lastPollAt !== undefined && now - device.lastPollAt < intervalMs) return pendingState;
+  // The lock is never released: it expires after one interval, which is the point.
+  if (!(await options.store.setIfAbsent(`${POLL_LOCK_PREFIX}${session.id}`, "1", intervalMs))) return pendingState;
+
+  const polled: PendingRecord = { ...session.record, device: { ...device, lastPollAt: now } };
+  let result: DevicePollResult;
+  try {
+    result = await pollDeviceAuthorization(options.upstream, device);
+  } catch (error) {
+    if (!isProviderAuthError(error)) throw error;
+    if (error.code === "authorization_expired") {
+      return settle(ctx, session, withFailure(session.record, "expired", "authorization_expired", AUTHORIZATION_EXPIRED_MESSAGE));
+    }
+    if (error.code === "authorization_denied") {
+      return settle(ctx, session, withFailure(session.record, "error", "authorization_denied", error.message));
+    }
+    if (isTransientPollFailure(error)) {
+      options.logger.warn(`${LOG_PREFIX} device authorization poll failed, will retry: code=${error.code} status=${error.status ?? "none"}`);
+      return settle(ctx, session, polled);
+    }
+    return settle(ctx, session, withFailure(session.record, "error", "token_exchange_failed", error.message));
+  }
+  if (result.status === "pending") return settle(ctx, session, polled);
+  return signIn(ctx, request, session, result);
+}
+
+/** Approval: exchange the code, read the account, store the tokens under a NEW session id. */
+async function signIn(
+  ctx: ServerContext,
+  request: Request,
+  session: LoadedSession<PendingRecord>,
+  approval: Extract<DevicePollResult, { status: "approved" }>,
+): Promise<StateOutcome> {
+  const { options, sessions } = ctx;
+  let tokens;
+  let account;
+  try {
+    tokens = await exchangeAuthorizationCode(options.upstream, approval);
+    account = readAccountInfo(tokens);
+  } catch (error) {
+    if (!isProviderAuthError(error)) throw error;
+    const code = error.code === "invalid_token" ? "invalid_token" : "token_exchange_failed";
+    return settle(ctx, session, withFailure(session.record, "error", code, error.message));
+  }
+  const now = options.now();
+  // Rotating the id at sign-in defends against login fixation: a planted pre-login cookie is worthless.
+  const newId = randomId();
+  const authenticated: SessionRecord = {
+    version: 1,
+    loginId: session.record.loginId,
+    createdAt: now,
+    expiresAt: now + options.sessionTtlMs,
+    state: "authenticated",
+    tokens,
+    account,
+  };
+  await sessions.save(newId, authenticated);
+  await sessions.delete(session.id);
+  const setCookie = serializeSessionCookie(request, options.cookie, await ctx.signer.sign(newId));
+  return { state: toPublicState(authenticated, now), setCookie };
+}

@@ -1,0 +1,42 @@
+/** Every reply of the handler carries this: session state and model output must never be cached. */
+export const NO_STORE = "no-store";
+
+export function jsonResponse(body: unknown, init: { status?: number; headers?: HeadersInit } = {}): Response {
+  const headers = new Headers(init.headers);
+  headers.set("content-type", "application/json; charset=utf-8");
+  headers.set("cache-control", NO_STORE);
+  return new Response(JSON.stringify(body), { status: init.status ?? 200, headers });
+}
+
+/** The plain-text replies of the contract (unknown path 404, wrong method 405). */
+export function textResponse(text: string, status: number, headers?: HeadersInit): Response {
+  const merged = new Headers(headers);
+  merged.set("content-type", "text/plain; charset=utf-8");
+  merged.set("cache-control", NO_STORE);
+  return new Response(text, { status, headers: merged });
+}
+
+/** `{error, ...fields}` with the given status. */
+export function errorResponse(
+  status: number,
+  error: string,
+  fields: Record<string, unknown> = {},
+  headers?: HeadersInit,
+): Response {
+  return jsonResponse({ error, ...fields }, { status, headers });
+}
+
+/**
+ * Sets `cache-control: no-store` on any reply. Headers of a Response built from a fetch() reply
+ * are immutable, so such a reply is re-wrapped (the body stream is passed through, not read).
+ */
+export function ensureNoStore(response: Response): Response {
+  try {
+    response.headers.set("cache-control", NO_STORE);
+    return response;
+  } catch {
+    const headers = new Headers(response.headers);
+    headers.set("cache-control", NO_STORE);
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  }
+}

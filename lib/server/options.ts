@@ -1,0 +1,194 @@
+import { z } from "zod";
+import { createMemoryStore } from "@/lib/stores/memory-store";
+import type { KeyValueStore } from "@/lib/stores/types";
+import { resolveUpstreamConfig } from "@/lib/upstream/config";
+import type { UpstreamConfig } from "@/lib/upstream/types";
+import { consoleLogger, type Logger } from "./logger";
+import { resolveSecrets } from "./session-seal";
+
+export interface RateLimitOption {
+  limit: number;
+  windowMs: number;
+}
+
+/** Overrides for the session cookie. Anything left out keeps the default shown. */
+export interface SessionCookieOptions {
+  /** Default `lwc_session`. */
+  name?: string;
+  /** Default true. */
+  httpOnly?: boolean;
+  /** Default `lax`. `none` only works together with Secure. */
+  sameSite?: "lax" | "strict" | "none";
+  /** Default `/`. */
+  path?: string;
+  /** Default: none (host-only cookie). */
+  domain?: string;
+  /** Default `auto`: Secure when the request is HTTPS, directly or by X-Forwarded-Proto. */
+  secure?: boolean | "auto";
+  /** Seconds. Default: sessionTtlMs / 1000. */
+  maxAgeSeconds?: number;
+}
+
+export interface ResponsesProxyOptions {
+  /** Per-session limit of /responses. Default 30 per 60 s; `false` turns it off. */
+  rateLimit?: RateLimitOption | false;
+  /** Models a request may name. Default: the account's own listed models (cached 5 minutes). */
+  allowedModels?: string[];
+  /** Largest accepted request body. Default 1 MiB (1048576). */
+  maxRequestBytes?: number;
+  /** `instructions` sent when the request has none. Default: the upstream layer's default. */
+  defaultInstructions?: string;
+}
+
+export interface ProviderHandlerOptions {
+  /** Route prefix. Default `/api/provider`. */
+  basePath?: string;
+  /** Extra browser origins that pass the CSRF check and get credentialed CORS replies. Default none. */
+  allowedOrigins?: string[];
+  /** Session and cookie lifetime. Default 7 days. */
+  sessionTtlMs?: number;
+  cookie?: SessionCookieOptions;
+  /** Default: an in-memory, process-local store. */
+  sessionStore?: KeyValueStore;
+  /** Cookie signing and record sealing secrets, each >= 32 chars. The first signs/seals, all verify. */
+  secrets?: string[];
+  /** Default true. `false` makes /models and /responses unknown paths (plain-text 404). */
+  enableResponsesProxy?: boolean;
+  responsesProxy?: ResponsesProxyOptions;
+  /** POST /login attempts that need a new device code, per client address. Default 10 per 60 s. */
+  loginRateLimit?: RateLimitOption | false;
+  upstream?: Partial<UpstreamConfig>;
+  /** Sent upstream as client_version. Default the upstream layer's (0.169.0). */
+  clientVersion?: string;
+  dangerouslyAllowTokenExport?: boolean;
+  dangerouslyAllowRefreshTokenExport?: boolean;
+  /** Default: console. */
+  logger?: Logger;
+  /** Clock, epoch ms. Default Date.now. For tests. */
+  now?: () => number;
+}
+
+export const DEFAULT_BASE_PATH = "/api/provider";
+export const DEFAULT_SESSION_TTL_MS = 7 * 24 * 60 * 60_000;
+export const DEFAULT_COOKIE_NAME = "lwc_session";
+export const DEFAULT_RESPONSES_RATE_LIMIT: RateLimitOption = { limit: 30, windowMs: 60_000 };
+export const DEFAULT_LOGIN_RATE_LIMIT: RateLimitOption = { limit: 10, windowMs: 60_000 };
+export const DEFAULT_MAX_REQUEST_BYTES = 1024 * 1024;
+
+export interface ResolvedCookieOptions {
+  name: string;
+  httpOnly: boolean;
+  sameSite: "lax" | "strict" | "none";
+  path: string;
+  domain?: string;
+  secure: boolean | "auto";
+  maxAgeSeconds: number;
+}
+
+export interface ResolvedOptions {
+  basePath: string;
+  allowedOrigins: ReadonlySet<string>;
+  sessionTtlMs: number;
+  cookie: ResolvedCookieOptions;
+  store: KeyValueStore;
+  secrets: string[];
+  enableResponsesProxy: boolean;
+  responsesRateLimit: RateLimitOption | false;
+  allowedModels: ReadonlySet<string> | undefined;
+  maxRequestBytes: number;
+  defaultInstructions: string | undefined;
+  loginRateLimit: RateLimitOption | false;
+  upstream: UpstreamConfig;
+  dangerouslyAllowTokenExport: boolean;
+  dangerouslyAllowRefreshTokenExport: boolean;
+  logger: Logger;
+  now: () => number;
+}
+
+const positiveInt = z.number().int().positive();
+const rateLimitSchema = z.union([z.literal(false), z.object({ limit: positiveInt, windowMs: positiveInt })]);
+const numbersSchema = z.object({
+  sessionTtlMs: positiveInt,
+  maxRequestBytes: positiveInt,
+  responsesRateLimit: rateLimitSchema,
+  loginRateLimit: rateLimitSchema,
+  cookieMaxAgeSeconds: z.number().int().nonnegative(),
+  cookieName: z.string().regex(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/, "must be a cookie token"),
+});
+
+/** `/api/provider/` → `/api/provider`; always one leading slash. */
+function normalizeBasePath(basePath: string): string {
+  const trimmed = basePath.trim().replace(/\/+$/, "");
+  if (trimmed === "") return "";
+  return trimmed.startsWith("/") ? trimmed : `/${trimmed}`;
+}
+
+/** Normalises each allowed origin to its `scheme://host[:port]` form; throws on one that is not an origin. */
+function normalizeOrigins(origins: string[]): Set<string> {
+  const normalized = new Set<string>();
+  for (const origin of origins) {
+    const trimmed = origin.trim();
+    if (trimmed === "") continue;
+    if (!URL.canParse(trimmed) || new URL(trimmed).origin === "null") {
+      throw new Error(`allowedOrigins: "${trimmed}" is not an http(s) origin`);
+    }
+    normalized.add(new URL(trimmed).origin);
+  }
+  return normalized;
+}
+
+/** Applies every documented default; throws a clear Error on an invalid option. */
+export function resolveOptions(options: ProviderHandlerOptions = {}): ResolvedOptions {
+  const now = options.now ?? Date.now;
+  const logger = options.logger ?? consoleLogger;
+  const sessionTtlMs = options.sessionTtlMs ?? DEFAULT_SESSION_TTL_MS;
+  const proxy = options.responsesProxy ?? {};
+  const cookieOverrides = options.cookie ?? {};
+  const cookieName = cookieOverrides.name ?? DEFAULT_COOKIE_NAME;
+  const cookieMaxAgeSeconds = cookieOverrides.maxAgeSeconds ?? Math.floor(sessionTtlMs / 1000);
+
+  const checked = numbersSchema.safeParse({
+    sessionTtlMs,
+    maxRequestBytes: proxy.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES,
+    responsesRateLimit: proxy.rateLimit ?? DEFAULT_RESPONSES_RATE_LIMIT,
+    loginRateLimit: options.loginRateLimit ?? DEFAULT_LOGIN_RATE_LIMIT,
+    cookieMaxAgeSeconds,
+    cookieName,
+  });
+  if (!checked.success) {
+    const issue = checked.error.issues[0];
+    throw new Error(`Invalid provider handler option ${issue?.path.join(".") ?? "?"}: ${issue?.message ?? ""}`);
+  }
+
+  const upstreamOverrides: Partial<UpstreamConfig> = { ...options.upstream };
+  if (options.clientVersion !== undefined) upstreamOverrides.clientVersion = options.clientVersion;
+  const allowedModels = proxy.allowedModels?.map((model) => model.trim()).filter((model) => model !== "");
+
+  return {
+    basePath: normalizeBasePath(options.basePath ?? DEFAULT_BASE_PATH),
+    allowedOrigins: normalizeOrigins(options.allowedOrigins ?? []),
+    sessionTtlMs,
+    cookie: {
+      name: cookieName,
+      httpOnly: cookieOverrides.httpOnly ?? true,
+      sameSite: cookieOverrides.sameSite ?? "lax",
+      path: cookieOverrides.path ?? "/",
+      ...(cookieOverrides.domain !== undefined ? { domain: cookieOverrides.domain } : {}),
+      secure: cookieOverrides.secure ?? "auto",
+      maxAgeSeconds: cookieMaxAgeSeconds,
+    },
+    store: options.sessionStore ?? createMemoryStore({ now }),
+    secrets: resolveSecrets(options.secrets, logger),
+    enableResponsesProxy: options.enableResponsesProxy ?? true,
+    responsesRateLimit: checked.data.responsesRateLimit,
+    allowedModels: allowedModels && allowedModels.length > 0 ? new Set(allowedModels) : undefined,
+    maxRequestBytes: checked.data.maxRequestBytes,
+    defaultInstructions: proxy.defaultInstructions,
+    loginRateLimit: checked.data.loginRateLimit,
+    upstream: resolveUpstreamConfig(upstreamOverrides),
+    dangerouslyAllowTokenExport: options.dangerouslyAllowTokenExport ?? false,
+    dangerouslyAllowRefreshTokenExport: options.dangerouslyAllowRefreshTokenExport ?? false,
+    logger,
+    now,
+  };
+}

@@ -1,0 +1,41 @@
+import { z } from "zod";
+import { readBodyWithLimit } from "./body-limit";
+import { errorResponse } from "./json";
+
+/** The only shape rules we check ourselves; the rest of the Responses API body passes through. */
+const responsesRequestSchema = z.looseObject({
+  model: z.string().trim().min(1, "`model` must be a non-empty string"),
+  input: z.union([z.string(), z.array(z.unknown())], { error: "`input` must be a string or an array" }),
+});
+
+export type ResponsesRequestBody = z.infer<typeof responsesRequestSchema>;
+
+export type BodyResult = { ok: true; body: ResponsesRequestBody } | { ok: false; response: Response };
+
+function invalid(message: string): BodyResult {
+  return { ok: false, response: errorResponse(400, "invalid_responses_request", { message }) };
+}
+
+/** Size limit first (413 before any parsing), then JSON, then the shape. Messages never echo the body. */
+export async function readResponsesBody(request: Request, maxRequestBytes: number): Promise<BodyResult> {
+  const read = await readBodyWithLimit(request, maxRequestBytes);
+  if (!read.ok) {
+    return { ok: false, response: errorResponse(413, "responses_request_too_large", { maxRequestBytes }) };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(new TextDecoder().decode(read.bytes));
+  } catch {
+    return invalid("The request body must be JSON.");
+  }
+  if (typeof json !== "object" || json === null || Array.isArray(json)) {
+    return invalid("The request body must be a JSON object.");
+  }
+  const parsed = responsesRequestSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue?.path.length ? issue.path.join(".") : "body";
+    return invalid(`Invalid ${field}: ${issue?.message ?? "unexpected shape"}`);
+  }
+  return { ok: true, body: parsed.data };
+}

@@ -1,0 +1,39 @@
+import { REASONING_EFFORTS, SERVICE_TIERS, type ReasoningEffort, type ServiceTier } from "@/lib/upstream/types";
+import { errorResponse } from "./json";
+
+export const SERVICE_TIER_HEADER = "x-login-with-provider-service-tier";
+export const REASONING_EFFORT_HEADER = "x-login-with-provider-reasoning-effort";
+export const SERVICE_TIER_FALLBACK_HEADER = "x-login-with-provider-service-tier-fallback";
+
+export type ProxyHeaders =
+  | { ok: true; serviceTier?: ServiceTier; reasoningEffort?: ReasoningEffort }
+  | { ok: false; response: Response };
+
+function isOneOf<T extends string>(values: readonly T[], value: string): value is T {
+  return (values as readonly string[]).includes(value);
+}
+
+/**
+ * The optional tier and effort headers of POST /responses. Values are compared case-insensitively;
+ * an empty header counts as absent; anything else outside the allowed values is a 400.
+ */
+export function readProxyHeaders(request: Request): ProxyHeaders {
+  const tier = request.headers.get(SERVICE_TIER_HEADER)?.trim();
+  const effort = request.headers.get(REASONING_EFFORT_HEADER)?.trim();
+  const result: { ok: true; serviceTier?: ServiceTier; reasoningEffort?: ReasoningEffort } = { ok: true };
+  if (tier) {
+    const value = tier.toLowerCase();
+    if (!isOneOf(SERVICE_TIERS, value)) {
+      return { ok: false, response: errorResponse(400, "invalid_service_tier", { serviceTier: tier }) };
+    }
+    result.serviceTier = value;
+  }
+  if (effort) {
+    const value = effort.toLowerCase();
+    if (!isOneOf(REASONING_EFFORTS, value)) {
+      return { ok: false, response: errorResponse(400, "invalid_reasoning_effort", { reasoningEffort: effort }) };
+    }
+    result.reasoningEffort = value;
+  }
+  return result;
+}

@@ -1,0 +1,131 @@
+import { pickUsageHeaders } from "@/lib/upstream/backend";
+import { isProviderAuthError, isRefreshTokenInvalid } from "@/lib/upstream/errors";
+import {
+  isServiceTierRejection,
+  normalizeResponsesBody,
+  postResponses,
+  withoutServiceTier,
+} from "@/lib/upstream/responses";
+import { fetchAccountModelSlugs, type AccountModelsCache } from "../account-models";
+import type { ServerContext } from "../context";
+import { errorResponse, NO_STORE } from "../json";
+import { readResponsesBody } from "../responses-body";
+import { readProxyHeaders, SERVICE_TIER_FALLBACK_HEADER } from "../responses-headers";
+import type { RouteHandler } from "../router";
+import { isAuthenticated, type AuthenticatedRecord, type LoadedSession } from "../session-record";
+import type { SessionManager } from "../session-manager";
+import { readBoundedText, upstreamFailureResponse } from "../upstream-failure";
+import { NOT_AUTHENTICATED_MESSAGE } from "./models";
+
+const notAuthenticated = () => errorResponse(401, "not_authenticated", { message: NOT_AUTHENTICATED_MESSAGE });
+
+/** Refresh or model-list trouble before the model call, in the /responses error shape. */
+function preflightFailure(error: unknown): Response {
+  if (isRefreshTokenInvalid(error)) return notAuthenticated();
+  if (!isProviderAuthError(error)) throw error;
+  const status =
+    error.code === "models_request_failed" && error.status !== undefined && error.status >= 400 ? error.status : 502;
+  return errorResponse(status, "responses_request_failed", { status, detail: error.message });
+}
+
+function isAbort(error: unknown): boolean {
+  return error instanceof DOMException && (error.name === "AbortError" || error.name === "TimeoutError");
+}
+
+/**
+ * POST /responses. Checks, in order: session (401), headers (400), body size (413), body shape (400),
+ * allowed model (403), per-session rate limit (429); then refresh if near expiry, normalise, and
+ * stream the upstream reply through unbuffered. Upstream 401 → one forced refresh and retry; a
+ * rejected service tier → one retry without it.
+ */
+export function createResponsesRoute(
+  ctx: ServerContext,
+  manager: SessionManager,
+  cache: AccountModelsCache,
+): RouteHandler {
+  const { options } = ctx;
+
+  async function isModelAllowed(session: LoadedSession<AuthenticatedRecord>, model: string): Promise<boolean> {
+    if (options.allowedModels) return options.allowedModels.has(model);
+    const slugs = await cache.get(session.record.account.accountId, () => fetchAccountModelSlugs(ctx, manager, session));
+    return slugs.includes(model);
+  }
+
+  return async (request) => {
+    const session = await manager.read(request);
+    if (!isAuthenticated(session)) return notAuthenticated();
+    const headers = readProxyHeaders(request);
+    if (!headers.ok) return headers.response;
+    const body = await readResponsesBody(request, options.maxRequestBytes);
+    if (!body.ok) return body.response;
+    const model = body.body.model;
+
+    try {
+      if (!(await isModelAllowed(session, model))) return errorResponse(403, "model_not_allowed", { model });
+    } catch (error) {
+      return preflightFailure(error);
+    }
+
+    if (ctx.responsesLimiter) {
+      const limit = await ctx.responsesLimiter.limit(session.record.loginId);
+      if (!limit.success) {
+        const retryAfterSeconds = Math.max(1, Math.ceil((limit.reset - options.now()) / 1000));
+        return errorResponse(429, "rate_limited", { retryAfterSeconds }, { "retry-after": String(retryAfterSeconds) });
+      }
+    }
+
+    let record: AuthenticatedRecord;
+    try {
+      record = await manager.freshTokens(session);
+    } catch (error) {
+      return preflightFailure(error);
+    }
+
+    const normalized = normalizeResponsesBody(body.body, {
+      ...(headers.serviceTier ? { serviceTier: headers.serviceTier } : {}),
+      ...(headers.reasoningEffort ? { reasoningEffort: headers.reasoningEffort } : {}),
+      ...(options.defaultInstructions !== undefined ? { defaultInstructions: options.defaultInstructions } : {}),
+    });
+    const post = (tokens: AuthenticatedRecord, payload: Record<string, unknown>) =>
+      postResponses(
+        options.upstream,
+        { accessToken: tokens.tokens.accessToken, accountId: tokens.account.accountId },
+        payload,
+        { signal: request.signal },
+      );
+
+    try {
+      let upstream = await post(record, normalized);
+      if (upstream.status === 401) {
+        await upstream.body?.cancel().catch(() => undefined);
+        try {
+          record = await manager.forceRefresh({ id: session.id, record });
+        } catch (error) {
+          return preflightFailure(error);
+        }
+        upstream = await post(record, normalized);
+      }
+
+      let fellBack = false;
+      if (upstream.status === 400 && "service_tier" in normalized) {
+        const text = await readBoundedText(upstream);
+        if (!isServiceTierRejection(upstream.status, text)) return upstreamFailureResponse(options.logger, upstream, text);
+        upstream = await post(record, withoutServiceTier(normalized));
+        fellBack = true;
+      }
+      if (!upstream.ok) return upstreamFailureResponse(options.logger, upstream, await readBoundedText(upstream));
+
+      const replyHeaders = pickUsageHeaders(upstream.headers);
+      replyHeaders.set("content-type", upstream.headers.get("content-type") ?? "text/event-stream");
+      replyHeaders.set("cache-control", NO_STORE);
+      if (fellBack) replyHeaders.set(SERVICE_TIER_FALLBACK_HEADER, "auto");
+      // Piped as it arrives: no buffering, and a client abort cancels the upstream request.
+      return new Response(upstream.body, { status: upstream.status, headers: replyHeaders });
+    } catch (error) {
+      // 499: the client went away; nobody reads this reply.
+      if (isAbort(error)) return new Response(null, { status: 499 });
+      if (!isProviderAuthError(error)) throw error;
+      return errorResponse(502, "responses_request_failed", { status: 502, detail: error.message });
+    }
+  };
+}

@@ -1,0 +1,101 @@
+import { isProviderAuthError, isRefreshTokenInvalid } from "@/lib/upstream/errors";
+import { needsRefresh, revokeRefreshToken } from "@/lib/upstream/tokens";
+import type { ServerContext } from "./context";
+import { clearSessionCookie, readCookieValues } from "./cookies";
+import { advancePending, startLogin, type LoginOutcome, type StateOutcome } from "./device-login";
+import { LOG_PREFIX } from "./logger";
+import { REFRESH_TOKEN_INVALID_MESSAGE, toPublicState, UNAUTHENTICATED } from "./public-state";
+import type { AuthenticatedRecord, LoadedSession, PendingRecord } from "./session-record";
+
+/**
+ * The login state machine. Transitions (see docs/server.md):
+ * none --POST /login--> pending --GET /status (approved)--> authenticated (new session id)
+ * pending --GET /status (code ran out / upstream says expired)--> expired
+ * pending --GET /status (denied | exchange failed | no account id)--> error
+ * authenticated --refresh finds the refresh token dead--> deleted (reported once as expired)
+ * any --POST /logout--> deleted (unauthenticated)
+ */
+export function createSessionManager(ctx: ServerContext) {
+  const { options, sessions, signer, refresher } = ctx;
+
+  async function read(request: Request): Promise<LoadedSession | null> {
+    for (const value of readCookieValues(request, options.cookie.name)) {
+      const id = await signer.verify(value);
+      if (id === null) continue;
+      const record = await sessions.load(id);
+      if (record !== null) return { id, record };
+    }
+    return null;
+  }
+
+  function logRefreshFailure(error: unknown): void {
+    const code = isProviderAuthError(error) ? error.code : "unknown";
+    const status = isProviderAuthError(error) ? (error.status ?? "none") : "none";
+    options.logger.warn(`${LOG_PREFIX} token refresh failed: code=${code} status=${status}`);
+  }
+
+  /** Tokens valid for at least the refresh threshold. Throws the refresh's ProviderAuthError. */
+  async function freshTokens(session: LoadedSession<AuthenticatedRecord>): Promise<AuthenticatedRecord> {
+    if (!needsRefresh(session.record.tokens, options.now())) return session.record;
+    try {
+      return await refresher.refreshSingleFlight({ session, force: false });
+    } catch (error) {
+      logRefreshFailure(error);
+      throw error;
+    }
+  }
+
+  /** After the backend answered 401: one forced refresh (unless another request already did one). */
+  async function forceRefresh(session: LoadedSession<AuthenticatedRecord>): Promise<AuthenticatedRecord> {
+    try {
+      return await refresher.refreshSingleFlight({ session, force: true });
+    } catch (error) {
+      logRefreshFailure(error);
+      throw error;
+    }
+  }
+
+  /** GET /status: one step of the state machine. */
+  async function advance(request: Request, session: LoadedSession | null): Promise<StateOutcome> {
+    const now = options.now();
+    if (session === null) return { state: UNAUTHENTICATED };
+    const { record } = session;
+    if (record.state === "pending") return advancePending(ctx, request, session as LoadedSession<PendingRecord>);
+    if (record.state !== "authenticated") return { state: toPublicState(record, now) };
+    try {
+      const fresh = await freshTokens(session as LoadedSession<AuthenticatedRecord>);
+      return { state: toPublicState(fresh, options.now()) };
+    } catch (error) {
+      if (isRefreshTokenInvalid(error)) {
+        return { state: { status: "expired", error: "refresh_token_invalid", message: REFRESH_TOKEN_INVALID_MESSAGE } };
+      }
+      // A transient refresh failure: the tokens may still work; the next call tries again.
+      if (isProviderAuthError(error)) return { state: toPublicState(record, now) };
+      throw error;
+    }
+  }
+
+  /** POST /logout: delete the record, revoke the refresh token (best effort), clear the cookie. */
+  async function logout(request: Request): Promise<{ clearCookie: string }> {
+    const session = await read(request);
+    if (session !== null) {
+      await sessions.delete(session.id);
+      if (session.record.state === "authenticated") {
+        await revokeRefreshToken(options.upstream, session.record.tokens.refreshToken);
+      }
+    }
+    return { clearCookie: clearSessionCookie(request, options.cookie) };
+  }
+
+  return {
+    read,
+    advance,
+    freshTokens,
+    forceRefresh,
+    logout,
+    startLogin: (request: Request, existing: LoadedSession | null, clientAddress: string): Promise<LoginOutcome> =>
+      startLogin(ctx, request, existing, clientAddress),
+  };
+}
+
+export type SessionManager = ReturnType<typeof createSessionManager>;

@@ -1,0 +1,63 @@
+import { z } from "zod";
+
+/**
+ * The server-side record of one login session, sealed (encrypted + authenticated with the secrets)
+ * before it reaches the store. "unauthenticated" is never stored: it is the absence of a record.
+ */
+const deviceSchema = z.object({
+  deviceAuthId: z.string(),
+  userCode: z.string(),
+  intervalSeconds: z.number().int().positive(),
+  verificationUrl: z.string(),
+  issuedAt: z.number(),
+  expiresAt: z.number(),
+  /** When this session last polled upstream (epoch ms): polls are spaced by intervalSeconds. */
+  lastPollAt: z.number().optional(),
+});
+
+const tokensSchema = z.object({
+  idToken: z.string(),
+  accessToken: z.string(),
+  refreshToken: z.string(),
+  expiresAt: z.number(),
+});
+
+const accountSchema = z.object({
+  accountId: z.string(),
+  email: z.string(),
+  plan: z.string(),
+  userId: z.string().optional(),
+});
+
+const failureSchema = z.object({ code: z.string(), message: z.string() });
+
+const commonFields = {
+  version: z.literal(1),
+  /** Random id of this device login; survives the session-id rotation at sign-in (refresh lock key). */
+  loginId: z.string(),
+  createdAt: z.number(),
+  /** End of the session lifetime (epoch ms); the store TTL and the seal expiry follow it. */
+  expiresAt: z.number(),
+};
+
+export const sessionRecordSchema = z.discriminatedUnion("state", [
+  z.object({ ...commonFields, state: z.literal("pending"), device: deviceSchema }),
+  z.object({ ...commonFields, state: z.literal("authenticated"), tokens: tokensSchema, account: accountSchema }),
+  z.object({ ...commonFields, state: z.literal("expired"), failure: failureSchema }),
+  z.object({ ...commonFields, state: z.literal("error"), failure: failureSchema }),
+]);
+
+export type SessionRecord = z.infer<typeof sessionRecordSchema>;
+export type PendingRecord = Extract<SessionRecord, { state: "pending" }>;
+export type AuthenticatedRecord = Extract<SessionRecord, { state: "authenticated" }>;
+export type DeviceState = PendingRecord["device"];
+
+/** A loaded session: the id from the verified cookie and its record. */
+export interface LoadedSession<R extends SessionRecord = SessionRecord> {
+  id: string;
+  record: R;
+}
+
+export function isAuthenticated(session: LoadedSession | null): session is LoadedSession<AuthenticatedRecord> {
+  return session?.record.state === "authenticated";
+}

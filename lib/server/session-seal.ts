@@ -1,0 +1,78 @@
+import { sealData, unsealData } from "iron-session";
+import { randomId } from "./encoding";
+import { LOG_PREFIX, type Logger } from "./logger";
+
+/** iron-session's own minimum, and ours for the cookie HMAC key. */
+export const MIN_SECRET_LENGTH = 32;
+
+let warnedAboutEphemeralSecret = false;
+
+/**
+ * Checks the configured secrets (first = current). None configured: one random secret for this
+ * process, with a single warning per process, so sessions do not survive a restart (the contract's
+ * behaviour without LWC_SECRET). A too-short secret is a startup error that names its position only.
+ */
+export function resolveSecrets(secrets: readonly string[] | undefined, logger: Logger): string[] {
+  const given = (secrets ?? []).map((secret) => secret.trim()).filter((secret) => secret !== "");
+  if (given.length === 0) {
+    if (!warnedAboutEphemeralSecret) {
+      warnedAboutEphemeralSecret = true;
+      logger.warn(
+        `${LOG_PREFIX} LWC_SECRET is not set: using an ephemeral secret. Sessions will not survive a restart ` +
+          `and are not shared between instances. Set LWC_SECRET to 32 or more random characters.`,
+      );
+    }
+    return [randomId(32)];
+  }
+  given.forEach((secret, index) => {
+    if (secret.length < MIN_SECRET_LENGTH) {
+      throw new Error(
+        `LWC_SECRET: secret #${index + 1} is ${secret.length} characters long; every secret needs at least ` +
+          `${MIN_SECRET_LENGTH} characters`,
+      );
+    }
+  });
+  return given;
+}
+
+export interface Sealer {
+  /** Encrypts and authenticates `data` with the first secret; the seal expires after `ttlSeconds`. */
+  seal(data: unknown, ttlSeconds: number): Promise<string>;
+  /** The data, or null when no configured secret opens the seal (tampered, foreign, expired). */
+  unseal(sealed: string): Promise<unknown>;
+}
+
+/** The id iron-webcrypto wrote into a seal (`Fe26.2*<id>*...`); iron-session appends `~<version>`. */
+function passwordIdOf(sealed: string): string | null {
+  const parts = sealed.split("~")[0]?.split("*") ?? [];
+  return parts.length === 8 ? parts[1] || "default" : null;
+}
+
+/**
+ * Seals with the first secret under the fixed id "1" and opens with every secret in turn (each as
+ * the seal's own id), so adding or dropping old secrets never depends on their position in the list.
+ */
+export function createSealer(secrets: readonly string[]): Sealer {
+  const [current] = secrets;
+  if (current === undefined) throw new Error("createSealer needs at least one secret");
+  return {
+    seal(data, ttlSeconds) {
+      return sealData(data, { password: { 1: current }, ttl: Math.max(1, Math.ceil(ttlSeconds)) });
+    },
+    async unseal(sealed) {
+      const id = passwordIdOf(sealed);
+      if (id === null) return null;
+      for (const secret of secrets) {
+        let failed = false;
+        const data = await unsealData<unknown>(sealed, {
+          password: { [id]: secret },
+          onUnsealError: () => {
+            failed = true;
+          },
+        });
+        if (!failed) return data;
+      }
+      return null;
+    },
+  };
+}
