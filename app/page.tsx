@@ -1,3 +1,5 @@
+import { ProviderApp } from "@/components/provider-app";
+
 export default function Home() {
-  return <main className="p-8">Sign in with ChatGPT</main>;
+  return <ProviderApp />;
 }

@@ -1,0 +1,43 @@
+import "server-only";
+import { createOpenAI } from "@ai-sdk/openai";
+import { providerHandler } from "@/lib/provider-app";
+
+/** Headers of the incoming request that identify the login session and let the CSRF check judge the call. */
+const FORWARDED_HEADERS = ["cookie", "origin", "host", "x-forwarded-host", "x-forwarded-proto"];
+
+/** A URL the handler accepts; the host is never contacted, because requests go to the handler in-process. */
+function internalUrl(path: string): string {
+  return `http://internal${providerHandler.basePath}${path}`;
+}
+
+function forwardedHeaders(incoming: Request, extra?: HeadersInit): Headers {
+  const headers = new Headers(extra);
+  headers.delete("authorization"); // the OpenAI provider's dummy key; the handler injects the real credentials
+  for (const name of FORWARDED_HEADERS) {
+    const value = incoming.headers.get(name);
+    if (value !== null) headers.set(name, value);
+  }
+  return headers;
+}
+
+/**
+ * An AI SDK provider for server code (route handlers, server actions) that calls the model as the
+ * signed-in user of `incoming`: every model request runs through `providerHandler.proxyFetch` in
+ * this process, with the caller's session cookie, so no token ever leaves the handler.
+ */
+export function createSessionProvider(incoming: Request) {
+  return createOpenAI({
+    baseURL: internalUrl(""),
+    apiKey: "unused",
+    fetch: (url, init) =>
+      providerHandler.proxyFetch(new Request(url, { ...init, headers: forwardedHeaders(incoming, init?.headers) })),
+  });
+}
+
+/** The caller's model slugs, through the same handler (GET {basePath}/models). */
+export async function listSessionModels(incoming: Request): Promise<string[]> {
+  const response = await providerHandler.handler(new Request(internalUrl("/models"), { headers: forwardedHeaders(incoming) }));
+  if (!response.ok) return [];
+  const body = (await response.json().catch(() => null)) as { models?: unknown } | null;
+  return Array.isArray(body?.models) ? body.models.filter((model): model is string => typeof model === "string") : [];
+}

@@ -1,0 +1,55 @@
+import type { SessionUser } from "@/lib/client/session-state";
+import type { UsageSnapshot } from "@/lib/client/usage-headers";
+import { BrandMark } from "./brand-mark";
+import { ghostButton } from "./button-styles";
+import { PlusIcon, SignOutIcon } from "./icons";
+import { UsageMeter } from "./usage-meter";
+
+interface AppHeaderProps {
+  user: SessionUser;
+  usage?: UsageSnapshot;
+  onNewChat: () => void;
+  onSignOut: () => void;
+  signingOut: boolean;
+}
+
+/** Signed-in header: new chat on the left; usage, account and sign-out on the right. */
+export function AppHeader({ user, usage, onNewChat, onSignOut, signingOut }: AppHeaderProps) {
+  return (
+    <header className="flex h-14 shrink-0 items-center gap-2 border-b border-border bg-background/90 px-3 backdrop-blur sm:px-5">
+      <div className="flex min-w-0 items-center gap-2">
+        <BrandMark className="size-7" />
+        <span className="hidden text-[15px] font-semibold tracking-tight md:inline">Login with ChatGPT</span>
+        <button type="button" data-testid="new-chat-button" onClick={onNewChat} className={`${ghostButton} ml-1 px-2.5 sm:px-3`}>
+          <PlusIcon className="size-4" />
+          <span className="max-[420px]:sr-only">New chat</span>
+        </button>
+      </div>
+      <div className="ml-auto flex min-w-0 items-center gap-2 sm:gap-3">
+        {usage && <UsageMeter usage={usage} />}
+        <div className="flex min-w-0 items-center gap-1.5">
+          <span data-testid="signed-in-email" className="inline-block max-w-[7.5rem] truncate text-[13px] text-foreground sm:max-w-[14rem]" title={user.email}>
+            {user.email}
+          </span>
+          <span
+            data-testid="signed-in-plan"
+            className="shrink-0 rounded-full border border-border bg-muted px-2 py-0.5 text-[11px] font-semibold uppercase tracking-wide text-muted-foreground"
+          >
+            {user.plan}
+          </span>
+        </div>
+        <button
+          type="button"
+          data-testid="sign-out-button"
+          onClick={onSignOut}
+          disabled={signingOut}
+          className={`${ghostButton} px-2.5`}
+          aria-label="Sign out"
+        >
+          <SignOutIcon className="size-4" />
+          <span className="hidden lg:inline">Sign out</span>
+        </button>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,63 @@
+import type { ChatErrorInfo } from "@/lib/client/chat-error";
+import { formatDuration, formatResetTime } from "@/lib/client/format-time";
+import { secondaryButton } from "./button-styles";
+import { AlertIcon } from "./icons";
+
+interface ChatErrorAlertProps {
+  error: ChatErrorInfo;
+  onSignIn: () => void;
+  /** Shown below the message: the retry button and similar actions. */
+  children?: React.ReactNode;
+}
+
+function usageLimitText(error: ChatErrorInfo): string {
+  const limit = error.usageLimit;
+  const plan = limit?.planType ? ` on the ${limit.planType} plan` : "";
+  if (limit?.resetsAt !== undefined) {
+    const secondsLeft = (limit.resetsAt - Date.now()) / 1000;
+    return `You've reached your usage limit${plan}. It resets at ${formatResetTime(limit.resetsAt)} (in ${formatDuration(secondsLeft)}).`;
+  }
+  if (limit?.resetsInSeconds !== undefined) {
+    return `You've reached your usage limit${plan}. It resets in ${formatDuration(limit.resetsInSeconds)}.`;
+  }
+  return `You've reached your usage limit${plan}. Try again later.`;
+}
+
+const TITLES: Record<string, string> = {
+  not_authenticated: "Signed out",
+  rate_limited: "Slow down a little",
+  usage_limit: "Usage limit reached",
+  model_not_allowed: "Model not available",
+  network_error: "Connection problem",
+  responses_request_failed: "The model service failed",
+  stream_failed: "Answer interrupted",
+  no_output: "No answer",
+  responses_request_too_large: "Conversation too long",
+};
+
+/** A failed chat call, in words; the service's code stays on the element (data-error-code). */
+export function ChatErrorAlert({ error, onSignIn, children }: ChatErrorAlertProps) {
+  const message = error.code === "usage_limit" ? usageLimitText(error) : error.message;
+  return (
+    <div
+      role="alert"
+      data-testid="chat-error"
+      data-error-code={error.code}
+      className="flex gap-3 rounded-xl border border-destructive/25 bg-destructive-soft px-4 py-3 text-sm"
+    >
+      <AlertIcon className="mt-0.5 size-[18px] shrink-0 text-destructive" />
+      <div className="min-w-0 flex-1">
+        <p className="font-semibold text-foreground">{TITLES[error.code] ?? "Something went wrong"}</p>
+        <p className="mt-0.5 leading-6 text-foreground/85">{message}</p>
+        <div className="mt-2.5 flex flex-wrap gap-2 empty:hidden">
+          {error.code === "not_authenticated" && (
+            <button type="button" onClick={onSignIn} className={`${secondaryButton} h-8`}>
+              Sign in again
+            </button>
+          )}
+          {children}
+        </div>
+      </div>
+    </div>
+  );
+}

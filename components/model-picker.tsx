@@ -1,0 +1,34 @@
+import { CompactSelect } from "./compact-select";
+import { SparkIcon } from "./icons";
+
+interface ModelPickerProps {
+  models: string[];
+  value: string;
+  onChange: (model: string) => void;
+  loading: boolean;
+  disabled?: boolean;
+}
+
+/** The model slugs the account may use (from GET /models); the first one is chosen until the person picks. */
+export function ModelPicker({ models, value, onChange, loading, disabled }: ModelPickerProps) {
+  return (
+    <CompactSelect
+      id="model-picker"
+      label="Model"
+      data-testid="model-picker"
+      icon={<SparkIcon className="size-3.5" />}
+      value={value}
+      onChange={(event) => onChange(event.target.value)}
+      disabled={disabled || loading || models.length === 0}
+      className="min-w-0 max-w-[12rem] shrink"
+    >
+      {loading && models.length === 0 && <option value="">Loading models…</option>}
+      {!loading && models.length === 0 && <option value="">No models</option>}
+      {models.map((model) => (
+        <option key={model} value={model}>
+          {model}
+        </option>
+      ))}
+    </CompactSelect>
+  );
+}

@@ -1,0 +1,42 @@
+import { REASONING_EFFORTS, isReasoningEffort, type ReasoningEffort } from "@/lib/client/chat-request-options";
+import { CompactSelect } from "./compact-select";
+import { GaugeIcon } from "./icons";
+
+const LABELS: Record<ReasoningEffort, string> = {
+  none: "None",
+  low: "Low",
+  medium: "Medium",
+  high: "High",
+  xhigh: "Extra high",
+};
+
+interface ReasoningEffortSelectProps {
+  value: ReasoningEffort;
+  onChange: (effort: ReasoningEffort) => void;
+  disabled?: boolean;
+}
+
+/** How hard the model should think; sent as the x-login-with-provider-reasoning-effort header. */
+export function ReasoningEffortSelect({ value, onChange, disabled }: ReasoningEffortSelectProps) {
+  return (
+    <CompactSelect
+      id="reasoning-effort"
+      label="Reasoning effort"
+      data-testid="reasoning-effort"
+      icon={<GaugeIcon className="size-3.5" />}
+      title="Reasoning effort"
+      className="shrink-0"
+      value={value}
+      disabled={disabled}
+      onChange={(event) => {
+        if (isReasoningEffort(event.target.value)) onChange(event.target.value);
+      }}
+    >
+      {REASONING_EFFORTS.map((effort) => (
+        <option key={effort} value={effort}>
+          {LABELS[effort]}
+        </option>
+      ))}
+    </CompactSelect>
+  );
+}

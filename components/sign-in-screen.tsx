@@ -1,0 +1,26 @@
+import { primaryButton } from "./button-styles";
+import { ConsentNote } from "./consent-note";
+
+interface SignInScreenProps {
+  onSignIn: () => void;
+  busy: boolean;
+}
+
+/** The first screen: what the app does, what signing in means, and one clear button. */
+export function SignInScreen({ onSignIn, busy }: SignInScreenProps) {
+  return (
+    <div className="flex flex-col gap-6">
+      <div>
+        <h1 className="text-2xl font-semibold tracking-tight text-balance">Chat with your ChatGPT plan</h1>
+        <p className="mt-2 text-[15px] leading-6 text-muted-foreground">
+          Sign in with your ChatGPT account to use your plan&apos;s models here. You&apos;ll approve the sign-in on
+          ChatGPT&apos;s own page with a one-time code.
+        </p>
+      </div>
+      <ConsentNote />
+      <button type="button" data-testid="sign-in-button" className={`${primaryButton} w-full`} onClick={onSignIn} disabled={busy} aria-busy={busy}>
+        {busy ? "Getting a code…" : "Sign in with ChatGPT"}
+      </button>
+    </div>
+  );
+}

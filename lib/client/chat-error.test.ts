@@ -1,0 +1,71 @@
+import { APICallError, NoOutputGeneratedError } from "ai";
+import { describe, expect, it } from "vitest";
+import { decodeChatError, describeChatError, encodeChatError } from "./chat-error";
+
+function apiError(statusCode: number | undefined, body?: unknown, headers?: Record<string, string>) {
+  return new APICallError({
+    message: "failed",
+    url: "http://127.0.0.1/api/provider/responses",
+    requestBodyValues: {},
+    statusCode,
+    responseHeaders: headers,
+    responseBody: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+
+describe("describeChatError", () => {
+  it("turns the service's error bodies into words and keeps the code", () => {
+    expect(describeChatError(apiError(401, { error: "not_authenticated" }))).toMatchObject({
+      code: "not_authenticated",
+      message: "You're signed out. Sign in again to keep chatting.",
+    });
+    expect(describeChatError(apiError(403, { error: "model_not_allowed", model: "gpt-x" })).message).toBe(
+      "The model “gpt-x” isn't available in this app. Pick another model.",
+    );
+    expect(describeChatError(apiError(502, { error: "responses_request_failed", status: 502, detail: "Bad gateway upstream." }))).toEqual({
+      code: "responses_request_failed",
+      status: 502,
+      message: "Bad gateway upstream. (status 502)",
+    });
+    expect(describeChatError(apiError(500, { error: "responses_request_failed", status: 500, detail: "Upstream answered 500: oops" })).message).toBe(
+      "Upstream answered 500: oops",
+    );
+    expect(describeChatError(apiError(503, { error: "responses_request_failed", status: 503 })).message).toBe(
+      "The model service answered with status 503.",
+    );
+  });
+
+  it("reads the wait from the body, else from retry-after, and says it in seconds", () => {
+    expect(describeChatError(apiError(429, { error: "rate_limited", retryAfterSeconds: 1 })).message).toBe(
+      "Too many requests — try again in 1 second.",
+    );
+    expect(describeChatError(apiError(429, { error: "rate_limited" }, { "retry-after": "17" }))).toMatchObject({
+      retryAfterSeconds: 17,
+      message: "Too many requests — try again in 17 seconds.",
+    });
+  });
+
+  it("recognises the plan's usage limit, with resetsAt in seconds or milliseconds", () => {
+    const inSeconds = describeChatError(
+      apiError(429, { error: "responses_request_failed", status: 429, usageLimit: { resetsAt: 1_900_000_000, resetsInSeconds: 60, planType: "plus" } }),
+    );
+    expect(inSeconds).toMatchObject({ code: "usage_limit", usageLimit: { resetsAt: 1_900_000_000_000, planType: "plus" } });
+    const inMs = describeChatError(apiError(429, { error: "responses_request_failed", usageLimit: { resetsAt: 1_900_000_000_000, resetsInSeconds: null, planType: null } }));
+    expect(inMs.usageLimit).toEqual({ resetsAt: 1_900_000_000_000, resetsInSeconds: undefined, planType: undefined });
+  });
+
+  it("tells network failures, empty answers and broken streams apart", () => {
+    expect(describeChatError(new TypeError("Failed to fetch")).code).toBe("network_error");
+    expect(describeChatError(apiError(undefined)).code).toBe("network_error");
+    expect(describeChatError(new NoOutputGeneratedError()).code).toBe("no_output");
+    expect(describeChatError(apiError(200)).code).toBe("stream_failed");
+    expect(describeChatError(apiError(500, { type: "response.failed", response: { error: { message: "boom" } } })).code).toBe("stream_failed");
+  });
+
+  it("survives the trip through the UI stream's error text", () => {
+    const encoded = encodeChatError(apiError(403, { error: "model_not_allowed", model: "m" }));
+    expect(decodeChatError(new Error(encoded))).toMatchObject({ code: "model_not_allowed", model: "m", status: 403 });
+    expect(decodeChatError(undefined)).toBeUndefined();
+    expect(decodeChatError(new Error("plain"))?.code).toBe("stream_failed");
+  });
+});

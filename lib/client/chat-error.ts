@@ -1,0 +1,153 @@
+import { APICallError, NoOutputGeneratedError } from "ai";
+import { parseJsonObject, readRetryAfterSeconds } from "./provider-proxy-error";
+
+/** The provider's usage limit, as the service reports it in a 429 `responses_request_failed` body. */
+export interface UsageLimitInfo {
+  /** Epoch milliseconds. */
+  resetsAt?: number;
+  resetsInSeconds?: number;
+  planType?: string;
+}
+
+/**
+ * A chat failure in a form the UI can show: `code` is the service's error code where there is one
+ * (`rate_limited`, `model_not_allowed`, `not_authenticated`, `responses_request_failed`, ...), plus
+ * `usage_limit` for the plan's limit, and `network_error`, `no_output`, `stream_failed` for failures
+ * that never reached or left the service cleanly.
+ */
+export interface ChatErrorInfo {
+  code: string;
+  message: string;
+  status?: number;
+  retryAfterSeconds?: number;
+  usageLimit?: UsageLimitInfo;
+  model?: string;
+}
+
+function asNumber(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isFinite(value) ? value : undefined;
+}
+
+/** The service may report resetsAt in seconds or milliseconds; normalise to milliseconds. */
+function toEpochMs(value: number | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  return value < 1e12 ? value * 1000 : value;
+}
+
+function readUsageLimit(body: Record<string, unknown>): UsageLimitInfo | undefined {
+  const raw = body.usageLimit;
+  if (raw === null || typeof raw !== "object") return undefined;
+  const limit = raw as Record<string, unknown>;
+  const resetsInSeconds = asNumber(limit.resetsInSeconds);
+  const resetsAt =
+    toEpochMs(asNumber(limit.resetsAt)) ??
+    (resetsInSeconds === undefined ? undefined : Date.now() + resetsInSeconds * 1000);
+  return {
+    resetsAt,
+    resetsInSeconds,
+    planType: typeof limit.planType === "string" ? limit.planType : undefined,
+  };
+}
+
+function describeServiceError(status: number | undefined, body: Record<string, unknown> | undefined, retryAfterHeader?: string): ChatErrorInfo {
+  const code = typeof body?.error === "string" ? body.error : status === 401 ? "not_authenticated" : "responses_request_failed";
+  const detail = typeof body?.detail === "string" ? body.detail : typeof body?.message === "string" ? body.message : undefined;
+  const upstreamStatus = asNumber(body?.status) ?? status;
+
+  switch (code) {
+    case "not_authenticated":
+      return { code, status, message: "You're signed out. Sign in again to keep chatting." };
+    case "rate_limited": {
+      const retryAfterSeconds = readRetryAfterSeconds(body, retryAfterHeader) ?? 60;
+      return {
+        code,
+        status,
+        retryAfterSeconds,
+        message: `Too many requests — try again in ${retryAfterSeconds} ${retryAfterSeconds === 1 ? "second" : "seconds"}.`,
+      };
+    }
+    case "model_not_allowed": {
+      const model = typeof body?.model === "string" ? body.model : undefined;
+      return {
+        code,
+        status,
+        model,
+        message: `${model ? `The model “${model}”` : "This model"} isn't available in this app. Pick another model.`,
+      };
+    }
+    case "invalid_service_tier":
+      return { code, status, message: "The Fast setting was not accepted. Turn Fast off and try again." };
+    case "invalid_reasoning_effort":
+      return { code, status, message: "That reasoning effort was not accepted. Pick another one and try again." };
+    case "responses_request_too_large":
+      return { code, status, message: "This conversation is too long to send. Start a new chat and try again." };
+    case "origin_not_allowed":
+      return { code, status, message: "The server refused a request from this page's address (origin not allowed)." };
+    case "responses_request_failed": {
+      const usageLimit = body ? readUsageLimit(body) : undefined;
+      if (usageLimit) return { code: "usage_limit", status: upstreamStatus, usageLimit, message: "You've reached your plan's usage limit." };
+      const statusLabel = upstreamStatus === undefined ? "" : String(upstreamStatus);
+      const message = detail
+        ? detail.includes(statusLabel)
+          ? detail
+          : `${detail} (status ${statusLabel})`
+        : `The model service answered with status ${statusLabel || "unknown"}.`;
+      return { code, status: upstreamStatus, message };
+    }
+    default:
+      return {
+        code,
+        status,
+        message: detail ?? `The request failed${status ? ` (status ${status})` : ""}.`,
+      };
+  }
+}
+
+/** Turns whatever a chat call threw into words for the UI (never includes prompt text or secrets). */
+export function describeChatError(error: unknown): ChatErrorInfo {
+  if (APICallError.isInstance(error)) {
+    if (error.statusCode === undefined) {
+      return { code: "network_error", message: "Couldn't reach the server. Check your connection and try again." };
+    }
+    if (error.statusCode < 400) {
+      // The reply started fine and the connection broke while the answer streamed.
+      return { code: "stream_failed", message: "The connection closed before the answer finished. Try again." };
+    }
+    const body = parseJsonObject(error.responseBody);
+    // A failure event inside the SSE stream (response.failed / error) arrives as an APICallError too.
+    if (body && typeof body.error !== "string" && (body.type === "response.failed" || body.type === "error")) {
+      return { code: "stream_failed", message: `The answer was interrupted: ${error.message}` };
+    }
+    return describeServiceError(error.statusCode, body, error.responseHeaders?.["retry-after"]);
+  }
+  if (NoOutputGeneratedError.isInstance(error)) {
+    return { code: "no_output", message: "The model finished without an answer. Try again." };
+  }
+  if (error instanceof TypeError) {
+    return { code: "network_error", message: "Couldn't reach the server. Check your connection and try again." };
+  }
+  const message = error instanceof Error ? error.message : typeof error === "string" ? error : "";
+  return {
+    code: "stream_failed",
+    message: `The answer was interrupted${message ? `: ${message}` : "."}`,
+  };
+}
+
+const MARKER = "lwc-chat-error:";
+
+/**
+ * The chat UI only receives an error *text* from the UI message stream, so the transport encodes
+ * the described error into that text and the UI decodes it again.
+ */
+export function encodeChatError(error: unknown): string {
+  return MARKER + JSON.stringify(describeChatError(error));
+}
+
+export function decodeChatError(error: Error | undefined): ChatErrorInfo | undefined {
+  if (!error) return undefined;
+  if (error.message.startsWith(MARKER)) {
+    const parsed = parseJsonObject(error.message.slice(MARKER.length));
+    if (parsed && typeof parsed.code === "string" && typeof parsed.message === "string") return parsed as unknown as ChatErrorInfo;
+  }
+  return describeChatError(error);
+}

@@ -1,0 +1,27 @@
+import { REASONING_EFFORTS, type ReasoningEffort } from "@/lib/upstream/types";
+
+export { REASONING_EFFORTS, type ReasoningEffort };
+
+export const DEFAULT_REASONING_EFFORT: ReasoningEffort = "medium";
+
+export const REASONING_EFFORT_HEADER = "x-login-with-provider-reasoning-effort";
+export const SERVICE_TIER_HEADER = "x-login-with-provider-service-tier";
+
+/** What the person chose for the next chat call. */
+export interface ChatCallSettings {
+  model: string;
+  reasoningEffort: ReasoningEffort;
+  /** Ask for the fast service tier; the proxy falls back to the default tier if the model refuses it. */
+  fast: boolean;
+}
+
+/** The per-request options for useChat's sendMessage/regenerate: headers for the proxy, the model in the body. */
+export function chatRequestOptions(settings: ChatCallSettings): { headers: Record<string, string>; body: { model: string } } {
+  const headers: Record<string, string> = { [REASONING_EFFORT_HEADER]: settings.reasoningEffort };
+  if (settings.fast) headers[SERVICE_TIER_HEADER] = "fast";
+  return { headers, body: { model: settings.model } };
+}
+
+export function isReasoningEffort(value: unknown): value is ReasoningEffort {
+  return typeof value === "string" && (REASONING_EFFORTS as readonly string[]).includes(value);
+}

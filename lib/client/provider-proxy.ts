@@ -1,0 +1,91 @@
+import { createOpenAI } from "@ai-sdk/openai";
+import { z } from "zod";
+import { providerProxyErrorFromResponse, ProviderProxyError } from "./provider-proxy-error";
+import { createResponseMetadataStore, type ResponseMetadataStore } from "./response-metadata-store";
+import { normalizeBasePath } from "./base-path";
+
+export interface ProviderProxyOptions {
+  /** Where the session service is mounted. Relative paths resolve against the page. Default `/api/provider`. */
+  basePath?: string;
+  /** The fetch to send requests with (default: the global fetch). Credentials are always included. */
+  fetch?: typeof fetch;
+  /** Extra headers sent with every call. */
+  headers?: Record<string, string>;
+}
+
+type ResponsesModel = ReturnType<ReturnType<typeof createOpenAI>["responses"]>;
+
+export interface ProviderProxy {
+  /** The Responses-API model for a slug; requests stream through `{basePath}/responses`. */
+  (modelId: string): ResponsesModel;
+  responses(modelId: string): ResponsesModel;
+  /** GET `{basePath}/models`: the slugs the signed-in account may use. Throws ProviderProxyError (401 = signed out). */
+  listModels(options?: { signal?: AbortSignal }): Promise<string[]>;
+  /** Usage and fast-tier fallback headers of the latest /responses replies. */
+  readonly responseMetadata: ResponseMetadataStore;
+  readonly basePath: string;
+}
+
+const modelListSchema = z.object({ models: z.array(z.string()) });
+
+function requestUrl(input: RequestInfo | URL): string {
+  if (typeof input === "string") return input;
+  if (input instanceof URL) return input.href;
+  return input.url;
+}
+
+/**
+ * An AI SDK provider whose Responses model talks to our session service instead of OpenAI.
+ * The browser never holds a provider token: the session cookie identifies the login, and the
+ * server injects the credentials. The dummy API key only satisfies the OpenAI provider; the
+ * Authorization header it produces is removed before the request leaves.
+ */
+export function createProviderProxy(options: ProviderProxyOptions = {}): ProviderProxy {
+  const basePath = normalizeBasePath(options.basePath);
+  const baseFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
+  const responseMetadata = createResponseMetadataStore();
+
+  const sessionFetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const headers = new Headers(init?.headers);
+    headers.delete("authorization");
+    for (const [name, value] of Object.entries(options.headers ?? {})) {
+      if (!headers.has(name)) headers.set(name, value);
+    }
+    const response = await baseFetch(input, { ...init, headers, credentials: "include" });
+    if (requestUrl(input).endsWith("/responses")) responseMetadata.record(response.headers);
+    return response;
+  };
+
+  const openai = createOpenAI({
+    baseURL: basePath,
+    apiKey: "session-cookie",
+    fetch: sessionFetch,
+  });
+
+  const listModels = async (listOptions: { signal?: AbortSignal } = {}): Promise<string[]> => {
+    const response = await sessionFetch(`${basePath}/models`, {
+      method: "GET",
+      headers: { accept: "application/json" },
+      signal: listOptions.signal,
+    });
+    if (!response.ok) throw await providerProxyErrorFromResponse(response);
+    const parsed = modelListSchema.safeParse(await response.json().catch(() => null));
+    if (!parsed.success) {
+      throw new ProviderProxyError({
+        status: response.status,
+        code: "invalid_models_response",
+        message: "The model list had an unexpected shape.",
+      });
+    }
+    return parsed.data.models;
+  };
+
+  const provider = ((modelId: string) => openai.responses(modelId)) as ProviderProxy;
+  Object.assign(provider, {
+    responses: (modelId: string) => openai.responses(modelId),
+    listModels,
+    responseMetadata,
+    basePath,
+  });
+  return provider;
+}

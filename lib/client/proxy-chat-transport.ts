@@ -1,0 +1,67 @@
+import { convertToModelMessages, streamText, type ChatTransport, type UIMessage, type UIMessageChunk } from "ai";
+import { encodeChatError } from "./chat-error";
+import type { ProviderProxy } from "./provider-proxy";
+
+export interface ProxyChatTransportOptions {
+  provider: ProviderProxy;
+  /** Used when a request's body carries no `model`. */
+  defaultModel?: string;
+}
+
+type SendOptions = Parameters<ChatTransport<UIMessage>["sendMessages"]>[0];
+
+function headersToRecord(headers: SendOptions["headers"]): Record<string, string> {
+  if (!headers) return {};
+  if (headers instanceof Headers) return Object.fromEntries(headers.entries());
+  return { ...headers };
+}
+
+function readModel(body: SendOptions["body"], fallback: string | undefined): string {
+  const model = (body as { model?: unknown } | undefined)?.model;
+  if (typeof model === "string" && model.length > 0) return model;
+  if (fallback) return fallback;
+  throw new Error("No model chosen for this chat request.");
+}
+
+/**
+ * A useChat transport that runs the model call in the browser: streamText talks to the provider
+ * proxy (`{basePath}/responses`), and the result is handed to useChat as a UI message stream.
+ * Per request, pass `{ headers, body: { model } }` to sendMessage/regenerate (see chatRequestOptions).
+ * Stopping the chat aborts the fetch, and the server then cancels the upstream request.
+ */
+export class ProxyChatTransport implements ChatTransport<UIMessage> {
+  private readonly provider: ProviderProxy;
+  private readonly defaultModel?: string;
+
+  constructor(options: ProxyChatTransportOptions) {
+    this.provider = options.provider;
+    this.defaultModel = options.defaultModel;
+  }
+
+  async sendMessages({ messages, abortSignal, headers, body }: SendOptions): Promise<ReadableStream<UIMessageChunk>> {
+    const result = streamText({
+      model: this.provider(readModel(body, this.defaultModel)),
+      messages: await convertToModelMessages(messages),
+      abortSignal,
+      headers: headersToRecord(headers),
+      // Retrying would spend the per-session rate limit on a request that already failed.
+      maxRetries: 0,
+      providerOptions: {
+        openai: {
+          // The backend is stateless: nothing is stored, reasoning travels encrypted between turns.
+          store: false,
+          reasoningSummary: "auto",
+          include: ["reasoning.encrypted_content"],
+        },
+      },
+      // Errors reach the UI through the stream below; the default handler would also log them.
+      onError: () => {},
+    });
+    return result.toUIMessageStream({ sendReasoning: true, onError: encodeChatError });
+  }
+
+  async reconnectToStream(): Promise<ReadableStream<UIMessageChunk> | null> {
+    // The stream lives in this tab only; there is nothing to resume after a reload.
+    return null;
+  }
+}

@@ -1,0 +1,171 @@
+"use client";
+
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { createSessionApi, type SessionApi } from "./session-api";
+import { describeSessionError, type ProviderSessionError } from "./session-error";
+import {
+  DEFAULT_POLL_INTERVAL_SECONDS,
+  type PublicSessionState,
+  type SessionStatus,
+  type SessionUser,
+} from "./session-state";
+
+export interface UseProviderSessionOptions {
+  /** Where the session service is mounted. Default `/api/provider`. */
+  basePath?: string;
+  /** Custom fetch (tests, other origins). Credentials are always included. */
+  fetch?: typeof fetch;
+}
+
+export interface ProviderSession {
+  /** `loading` until the first /session answer arrives. */
+  status: "loading" | SessionStatus;
+  /** The latest public session state from the server. */
+  state: PublicSessionState | null;
+  user: SessionUser | null;
+  /** Seconds until the device code expires (pending only), updated every second. */
+  secondsLeft: number | null;
+  /** The last failed action (reading the session, signing in or out), in words. Cleared by the next success. */
+  error: ProviderSessionError | null;
+  /** Set while polling keeps failing to reach the server; polling goes on at the same interval. */
+  pollWarning: string | null;
+  /** A sign-in or sign-out request is in flight. */
+  busy: boolean;
+  /** POST /login: starts (or resumes) the device-code flow. */
+  signIn(): Promise<void>;
+  /** POST /logout: deletes the session on the server. */
+  signOut(): Promise<void>;
+  /** GET /session again (never polls upstream). */
+  refresh(): Promise<void>;
+}
+
+function isAbort(error: unknown): boolean {
+  return error instanceof DOMException && error.name === "AbortError";
+}
+
+/**
+ * The browser side of the device-code login: reads /session on mount (a pending login survives a
+ * reload and resumes polling), polls /status at the server's interval (never faster, one request at
+ * a time) and stops at authenticated, expired or error.
+ */
+export function useProviderSession(options: UseProviderSessionOptions = {}): ProviderSession {
+  const { basePath, fetch: customFetch } = options;
+  const api: SessionApi = useMemo(() => createSessionApi({ basePath, fetch: customFetch }), [basePath, customFetch]);
+
+  const [state, setState] = useState<PublicSessionState | null>(null);
+  const [error, setError] = useState<ProviderSessionError | null>(null);
+  const [pollWarning, setPollWarning] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [now, setNow] = useState(() => Date.now());
+  const busyRef = useRef(false);
+
+  const applyState = useCallback((next: PublicSessionState) => {
+    setState(next);
+    setNow(Date.now());
+    setError(null);
+    setPollWarning(null);
+  }, []);
+
+  const refresh = useCallback(async () => {
+    try {
+      applyState(await api.getSession());
+    } catch (caught) {
+      if (!isAbort(caught)) setError(describeSessionError(caught));
+    }
+  }, [api, applyState]);
+
+  // First read of the session; aborted if the component goes away (or StrictMode remounts it).
+  useEffect(() => {
+    const controller = new AbortController();
+    api
+      .getSession(controller.signal)
+      .then((next) => {
+        if (!controller.signal.aborted) applyState(next);
+      })
+      .catch((caught: unknown) => {
+        if (controller.signal.aborted || isAbort(caught)) return;
+        setError(describeSessionError(caught));
+        setState({ status: "unauthenticated" });
+      });
+    return () => controller.abort();
+  }, [api, applyState]);
+
+  const runAction = useCallback(
+    async (action: () => Promise<PublicSessionState>) => {
+      if (busyRef.current) return;
+      busyRef.current = true;
+      setBusy(true);
+      try {
+        applyState(await action());
+      } catch (caught) {
+        setError(describeSessionError(caught));
+      } finally {
+        busyRef.current = false;
+        setBusy(false);
+      }
+    },
+    [applyState],
+  );
+
+  const signIn = useCallback(() => runAction(() => api.login()), [api, runAction]);
+  const signOut = useCallback(() => runAction(() => api.logout()), [api, runAction]);
+
+  const isPending = state?.status === "pending";
+  const userCode = state?.userCode;
+  const intervalSeconds = Math.max(1, state?.interval ?? DEFAULT_POLL_INTERVAL_SECONDS);
+  const expiresAt = state?.expiresAt;
+
+  // Poll /status while pending: one request at a time, the next one `interval` seconds after the last answer.
+  useEffect(() => {
+    if (!isPending) return;
+    const controller = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+
+    const poll = async () => {
+      try {
+        const next = await api.status(controller.signal);
+        if (controller.signal.aborted) return;
+        // The code ran out but the server has not noticed yet: show the expired screen now.
+        if (next.status === "pending" && expiresAt !== undefined && Date.now() >= expiresAt) {
+          applyState({ status: "expired" });
+          return;
+        }
+        applyState(next);
+        if (next.status === "pending") timer = setTimeout(poll, Math.max(1, next.interval ?? intervalSeconds) * 1000);
+      } catch (caught) {
+        if (controller.signal.aborted || isAbort(caught)) return;
+        const described = describeSessionError(caught);
+        setPollWarning(`${described.message} Still checking…`);
+        timer = setTimeout(poll, intervalSeconds * 1000);
+      }
+    };
+
+    timer = setTimeout(poll, intervalSeconds * 1000);
+    return () => {
+      controller.abort();
+      if (timer !== undefined) clearTimeout(timer);
+    };
+  }, [api, applyState, isPending, userCode, intervalSeconds, expiresAt]);
+
+  // A one-second clock for the countdown, only while a code is pending.
+  useEffect(() => {
+    if (!isPending) return;
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [isPending]);
+
+  const secondsLeft = isPending && expiresAt !== undefined ? Math.max(0, Math.ceil((expiresAt - now) / 1000)) : null;
+
+  return {
+    status: state?.status ?? "loading",
+    state,
+    user: state?.status === "authenticated" ? (state.user ?? null) : null,
+    secondsLeft,
+    error,
+    pollWarning,
+    busy,
+    signIn,
+    signOut,
+    refresh,
+  };
+}
