@@ -95,14 +95,26 @@ export function sendText(
 export function delayUnlessClosed(response: ServerResponse, ms: number): Promise<boolean> {
   return new Promise((resolve) => {
     if (response.destroyed || response.writableEnded) return resolve(false);
+    let cancelWait = () => {};
     const onClose = () => {
-      clearTimeout(timer);
+      cancelWait();
       resolve(false);
     };
-    const timer = setTimeout(() => {
+    const onReady = () => {
       response.off("close", onClose);
       resolve(true);
-    }, ms);
+    };
     response.once("close", onClose);
+    if (ms > 0) {
+      const timer = setTimeout(onReady, ms);
+      cancelWait = () => clearTimeout(timer);
+    } else if (response.writableNeedDrain) {
+      // No delay asked for: stream as fast as the client reads, waiting only for backpressure.
+      response.once("drain", onReady);
+      cancelWait = () => response.off("drain", onReady);
+    } else {
+      const immediate = setImmediate(onReady);
+      cancelWait = () => clearImmediate(immediate);
+    }
   });
 }
