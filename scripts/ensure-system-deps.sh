@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs the system programs the test suite runs for real: Redis (shared store tests)
+# and Chromium (Playwright). Debian packages only; Playwright's own browser download
+# does not work offline and is never used.
+set -euo pipefail
+
+missing=()
+command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+if [ "$(id -u)" -ne 0 ]; then
+  echo "The tests need: ${missing[*]}. Install them (Debian/Ubuntu): sudo apt-get install -y ${missing[*]}" >&2
+  exit 1
+fi
+
+echo "Installing ${missing[*]} with apt-get…"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

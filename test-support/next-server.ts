@@ -1,0 +1,86 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { freePort } from "./free-port";
+
+const projectRoot = join(import.meta.dirname ?? process.cwd(), "..");
+
+export interface NextServer {
+  url: string;
+  port: number;
+  /** Process id of the running server, for memory measurements. */
+  pid(): number | undefined;
+  /** Everything the server printed so far (stdout and stderr). */
+  output(): string;
+  /** Kills the server (SIGKILL when `crash` is set, as a crashed instance would die) and awaits its exit. */
+  stop(options?: { crash?: boolean }): Promise<void>;
+  /** Starts it again on the same port with the same environment (optionally changed). */
+  restart(envPatch?: Record<string, string>): Promise<void>;
+}
+
+/**
+ * Runs the production build (`next start`) as its own process, the way a deployment
+ * does. Requires `next build` to have run. Resolves once /api/health answers.
+ */
+export async function startNextServer(env: Record<string, string>, port?: number): Promise<NextServer> {
+  if (!existsSync(join(projectRoot, ".next", "BUILD_ID"))) {
+    throw new Error("No production build found: run `npm run build` first.");
+  }
+  const chosenPort = port ?? (await freePort());
+  let currentEnv = { ...env };
+  let child: ChildProcess | undefined;
+  let log = "";
+
+  const launch = async () => {
+    // Started directly (not through npx) so killing it kills next-server too.
+    child = spawn(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(chosenPort), "-H", "127.0.0.1"], {
+      cwd: projectRoot,
+      env: { ...process.env, NODE_ENV: "production", ...currentEnv },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    child.stdout?.on("data", (chunk: Buffer) => (log += chunk.toString()));
+    child.stderr?.on("data", (chunk: Buffer) => (log += chunk.toString()));
+    await waitForHealth(`http://127.0.0.1:${chosenPort}/api/health`, child, () => log);
+  };
+
+  const stop = async (options: { crash?: boolean } = {}) => {
+    const running = child;
+    if (!running || running.exitCode !== null || running.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => running.once("exit", () => resolve()));
+    running.kill(options.crash ? "SIGKILL" : "SIGTERM");
+    await exited;
+  };
+
+  await launch();
+  return {
+    url: `http://127.0.0.1:${chosenPort}`,
+    port: chosenPort,
+    pid: () => child?.pid,
+    output: () => log,
+    stop,
+    restart: async (envPatch = {}) => {
+      await stop();
+      currentEnv = { ...currentEnv, ...envPatch };
+      await launch();
+    },
+  };
+}
+
+async function waitForHealth(url: string, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  const exited = new Promise<never>((_, reject) =>
+    child.once("exit", (code) => reject(new Error(`next start exited with ${code}:\n${output()}`))),
+  );
+  exited.catch(() => undefined);
+  while (Date.now() < deadline) {
+    const ok = await Promise.race([
+      fetch(url).then((r) => r.ok, () => false),
+      exited,
+    ]);
+    if (ok) return;
+    // Bounded back-off between readiness probes (not a synchronisation sleep: we poll a condition).
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child.kill("SIGKILL");
+  throw new Error(`next start did not become healthy at ${url}:\n${output()}`);
+}

@@ -1,0 +1,52 @@
+import { startMockUpstream, type MockUpstream } from "@/mock-upstream/server";
+import { startNextServer, type NextServer } from "@/test-support/next-server";
+import { startRedisServer } from "@/test-support/redis-server";
+import { startUpstashBridge } from "@/test-support/upstash-bridge";
+
+export const TEST_SECRET = "multi-instance-test-secret-0123456789abcdef";
+
+export interface Cluster {
+  mock: MockUpstream;
+  redis: Awaited<ReturnType<typeof startRedisServer>>;
+  bridge: Awaited<ReturnType<typeof startUpstashBridge>>;
+  a: NextServer;
+  b: NextServer;
+  env: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+/** Two production instances of the app sharing one real Redis (through the Upstash REST bridge) and one mock provider. */
+export async function startCluster(extraEnv: Record<string, string> = {}): Promise<Cluster> {
+  const mock = await startMockUpstream({ streamChunkDelayMs: 2 });
+  // Persistent, like a production Redis: a restart keeps the sessions.
+  const redis = await startRedisServer({ persistent: true });
+  const token = "bridge-token-for-tests";
+  const bridge = await startUpstashBridge({ redisPort: redis.port, token });
+  const env: Record<string, string> = {
+    LWC_ISSUER_URL: mock.issuer,
+    LWC_CODEX_BASE_URL: mock.codexBaseUrl,
+    LWC_SECRET: TEST_SECRET,
+    UPSTASH_REDIS_REST_URL: bridge.url,
+    UPSTASH_REDIS_REST_TOKEN: token,
+    ...extraEnv,
+  };
+  const [a, b] = await Promise.all([startNextServer(env), startNextServer(env)]);
+  return {
+    mock,
+    redis,
+    bridge,
+    a,
+    b,
+    env,
+    stop: async () => {
+      await Promise.allSettled([a.stop(), b.stop()]);
+      await Promise.allSettled([bridge.close(), redis.dispose(), mock.close()]);
+    },
+  };
+}
+
+export function refreshRequests(mock: MockUpstream): number {
+  return mock
+    .requests({ path: "/oauth/token" })
+    .filter((r) => (r.body as { grant_type?: string } | null)?.grant_type === "refresh_token").length;
+}
