@@ -1,0 +1,63 @@
+import { expect, test } from "./fixtures";
+import { seriousAccessibilityViolations } from "./support/axe";
+import { tabTo } from "./support/keyboard";
+import { expectedReply } from "./support/mock-replies";
+
+test.describe("keyboard only", () => {
+  test("sign in and chat with Tab, Enter and Space", async ({ page, signInPage, chatPage: chat, mock, account }) => {
+    await signInPage.goto();
+
+    await tabTo(page, "sign-in-button");
+    await page.keyboard.press("Enter");
+    const userCode = await signInPage.readUserCode();
+
+    // The verification page belongs to another site; approving there is not this app's keyboard story.
+    await mock.approve(userCode, account);
+    await chat.expectSignedInAs(account.email);
+
+    const fastBefore = await chat.fastToggle.isChecked();
+    await tabTo(page, "fast-toggle");
+    await page.keyboard.press("Space");
+    await expect(chat.fastToggle).toBeChecked({ checked: !fastBefore });
+    await page.keyboard.press("Space");
+    await expect(chat.fastToggle).toBeChecked({ checked: fastBefore });
+
+    await tabTo(page, "chat-input");
+    await page.keyboard.type("typed without a mouse");
+    await tabTo(page, "send-button");
+    await page.keyboard.press("Enter");
+
+    const reply = chat.lastAssistantMessage();
+    await expect(reply).toContainText(expectedReply("typed without a mouse"));
+    await expect(reply).toHaveAttribute("data-status", "done");
+
+    await tabTo(page, "sign-out-button");
+    await page.keyboard.press("Enter");
+    await expect(signInPage.signInButton).toBeVisible();
+  });
+});
+
+for (const colorScheme of ["light", "dark"] as const) {
+  test.describe(`axe scan, ${colorScheme}`, () => {
+    test.use({ colorScheme });
+
+    test("the sign-in screen has no serious or critical violations", async ({ page, signInPage }) => {
+      await signInPage.goto();
+      await expect(signInPage.signInButton).toBeVisible();
+      expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    });
+
+    test("the pending screen has no serious or critical violations", async ({ page, signInPage }) => {
+      await signInPage.goto();
+      await signInPage.startSignIn();
+      await expect(signInPage.qrCode).toHaveJSProperty("tagName", "IMG");
+      await expect(signInPage.countdown).toBeVisible();
+      expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    });
+
+    test("the chat screen has no serious or critical violations", async ({ page, signedInChat: chat }) => {
+      await chat.sendAndWaitForReply("check my contrast", expectedReply("check my contrast"));
+      expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    });
+  });
+}

@@ -1,0 +1,94 @@
+import { expect, type Locator, type Page } from "@playwright/test";
+
+export interface MessageSnapshot {
+  status: string | null;
+  text: string;
+}
+
+/** The signed-in screen: account header, model controls, conversation, composer. */
+export class ChatPage {
+  readonly signedInEmail: Locator;
+  readonly signedInPlan: Locator;
+  readonly signOutButton: Locator;
+  readonly modelPicker: Locator;
+  readonly reasoningEffort: Locator;
+  readonly fastToggle: Locator;
+  readonly input: Locator;
+  readonly sendButton: Locator;
+  readonly stopButton: Locator;
+  readonly regenerateButton: Locator;
+  readonly newChatButton: Locator;
+  readonly userMessages: Locator;
+  readonly assistantMessages: Locator;
+  readonly reasoningSummary: Locator;
+  readonly error: Locator;
+  readonly fallbackNotice: Locator;
+  readonly usageMeter: Locator;
+
+  constructor(readonly page: Page) {
+    this.signedInEmail = page.getByTestId("signed-in-email");
+    this.signedInPlan = page.getByTestId("signed-in-plan");
+    this.signOutButton = page.getByTestId("sign-out-button");
+    this.modelPicker = page.getByTestId("model-picker");
+    this.reasoningEffort = page.getByTestId("reasoning-effort");
+    this.fastToggle = page.getByTestId("fast-toggle");
+    this.input = page.getByTestId("chat-input");
+    this.sendButton = page.getByTestId("send-button");
+    this.stopButton = page.getByTestId("stop-button");
+    this.regenerateButton = page.getByTestId("regenerate-button");
+    this.newChatButton = page.getByTestId("new-chat-button");
+    this.userMessages = page.getByTestId("message-user");
+    this.assistantMessages = page.getByTestId("message-assistant");
+    this.reasoningSummary = page.getByTestId("reasoning-summary");
+    this.error = page.getByTestId("chat-error");
+    this.fallbackNotice = page.getByTestId("fallback-notice");
+    this.usageMeter = page.getByTestId("usage-meter");
+  }
+
+  lastAssistantMessage(): Locator {
+    return this.assistantMessages.last();
+  }
+
+  /** Signed in as `email`, with the model list loaded so a message can be sent. */
+  async expectSignedInAs(email: string): Promise<void> {
+    await expect(this.signedInEmail).toHaveText(email);
+    // The picker stays disabled until the account's model list has arrived.
+    await expect(this.modelPicker).toBeEnabled();
+  }
+
+  async selectModel(slug: string): Promise<void> {
+    await this.modelPicker.selectOption(slug);
+    await expect(this.modelPicker).toHaveValue(slug);
+  }
+
+  /** Type a message and press the send button; returns without waiting for the reply. */
+  async send(text: string): Promise<void> {
+    await expect(this.input).toBeEditable();
+    await this.input.fill(text);
+    await this.sendButton.click();
+    await expect(this.userMessages.last()).toContainText(text);
+  }
+
+  /** Send and wait for the reply to finish streaming; returns the finished assistant message. */
+  async sendAndWaitForReply(text: string, expectedText: string): Promise<Locator> {
+    const repliesBefore = await this.assistantMessages.count();
+    await this.send(text);
+    await expect(this.assistantMessages).toHaveCount(repliesBefore + 1);
+    const reply = this.lastAssistantMessage();
+    await expect(reply).toContainText(expectedText);
+    await expect(reply).toHaveAttribute("data-status", "done");
+    return reply;
+  }
+
+  /** Status and text of a message read in one step, so the two belong to the same moment. */
+  async snapshot(message: Locator): Promise<MessageSnapshot> {
+    return message.evaluate((element) => ({
+      status: element.getAttribute("data-status"),
+      text: element.textContent ?? "",
+    }));
+  }
+
+  async signOut(): Promise<void> {
+    await this.signOutButton.click();
+  }
+}

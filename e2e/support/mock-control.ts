@@ -1,0 +1,108 @@
+import { z } from "zod";
+import { MOCK_UPSTREAM_URL } from "./servers";
+
+/** The mock's fault names (INTERFACES.md section 2). */
+export type MockFault =
+  | "server_error"
+  | "usage_limit"
+  | "cloudflare_challenge"
+  | "fast_tier_rejected"
+  | "stream_cut"
+  | "slow_first_byte"
+  | "backend_unauthorized"
+  | "dead_refresh_token"
+  | "refresh_server_error"
+  | "device_code_disabled"
+  | "device_code_server_error";
+
+export interface FaultRule {
+  fault: MockFault;
+  accountId?: string;
+  times?: number;
+  delayMs?: number;
+}
+
+export interface MockAccount {
+  accountId: string;
+  email: string;
+  plan: string;
+  userId: string;
+}
+
+const recordedRequestSchema = z
+  .object({
+    id: z.number(),
+    method: z.string(),
+    path: z.string(),
+    headers: z.record(z.string(), z.string()),
+    body: z.unknown(),
+    receivedAt: z.number(),
+    aborted: z.boolean(),
+    completed: z.boolean(),
+  })
+  .loose();
+
+export type RecordedRequest = z.infer<typeof recordedRequestSchema>;
+
+const requestListSchema = z.union([
+  z.array(recordedRequestSchema),
+  z.object({ requests: z.array(recordedRequestSchema) }).transform((reply) => reply.requests),
+]);
+
+export const RESPONSES_PATH = "/backend-api/codex/responses";
+
+/** Drives the mock upstream's control API (`/__mock/*`) over HTTP, as a separate process must. */
+export class MockControl {
+  constructor(private readonly baseUrl: string = MOCK_UPSTREAM_URL) {}
+
+  /** Approve a device code for the given account, as if its owner had approved it on the provider's page. */
+  async approve(userCode: string, account: Partial<MockAccount>): Promise<void> {
+    await this.post("/__mock/approve", { userCode, account });
+  }
+
+  async deny(userCode: string): Promise<void> {
+    await this.post("/__mock/deny", { userCode });
+  }
+
+  /** Make a device code expire now; the app's next poll sees `expired_token`. */
+  async expire(userCode: string): Promise<void> {
+    await this.post("/__mock/expire", { userCode });
+  }
+
+  /** Arm a fault. Always scope it with `accountId` in parallel tests so other tests are untouched. */
+  async addFault(rule: FaultRule): Promise<void> {
+    await this.post("/__mock/faults", rule);
+  }
+
+  async setOptions(patch: Record<string, unknown>): Promise<void> {
+    await this.post("/__mock/options", patch);
+  }
+
+  /** Clears everything the mock holds; only for a serial setup step, never from a parallel test. */
+  async reset(): Promise<void> {
+    await this.post("/__mock/reset", {});
+  }
+
+  async requests(path: string): Promise<RecordedRequest[]> {
+    const response = await fetch(`${this.baseUrl}/__mock/requests?path=${encodeURIComponent(path)}`);
+    if (!response.ok) throw new Error(`mock control GET /__mock/requests answered ${response.status}`);
+    return requestListSchema.parse(await response.json());
+  }
+
+  /** The /responses requests the app made on behalf of one account (identified by ChatGPT-Account-ID). */
+  async responsesRequestsOf(accountId: string): Promise<RecordedRequest[]> {
+    const all = await this.requests(RESPONSES_PATH);
+    return all.filter((request) => request.headers["chatgpt-account-id"] === accountId);
+  }
+
+  private async post(path: string, body: unknown): Promise<void> {
+    const response = await fetch(`${this.baseUrl}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    if (!response.ok) {
+      throw new Error(`mock control POST ${path} answered ${response.status}: ${(await response.text()).slice(0, 200)}`);
+    }
+  }
+}

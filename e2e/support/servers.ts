@@ -1,0 +1,20 @@
+/**
+ * Where the e2e servers listen and how they are configured. Shared by playwright.config.ts
+ * (which starts them) and the specs (which talk to them).
+ */
+export const MOCK_UPSTREAM_PORT = 4110;
+export const APP_PORT = 3110;
+export const MOCK_UPSTREAM_URL = `http://127.0.0.1:${MOCK_UPSTREAM_PORT}`;
+export const APP_URL = `http://127.0.0.1:${APP_PORT}`;
+
+/** The app's per-session limit for POST /responses in this suite: small so a test can reach it. */
+export const E2E_RATE_LIMIT_PER_MINUTE = 5;
+
+/** Slow enough that a streaming reply is observable, fast enough to keep the suite quick. */
+export const E2E_STREAM_CHUNK_DELAY_MS = 40;
+
+/** The mock announces this poll interval with each device code so sign-in completes within a second or two. */
+export const E2E_POLL_INTERVAL_SECONDS = 1;
+
+/** Test-only secret; never used outside this suite. */
+export const E2E_SESSION_SECRET = "e2e-only-session-secret-0123456789abcdef";
