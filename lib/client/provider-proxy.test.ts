@@ -221,6 +221,8 @@ describe("rate limit", () => {
   it("a second call within the window is described as rate_limited with the wait in seconds", async () => {
     const client = harness.client();
     await signIn(harness, client);
+    // Fixed windows are aligned to the clock: start at a window's beginning so both calls share one.
+    harness.clock.alignToWindowStart(60_000);
     const provider = createProviderProxy({ basePath: `${harness.served.url}${BASE}`, fetch: cookieFetch(client) });
     const transport = new ProxyChatTransport({ provider });
     const send = () =>
@@ -255,6 +257,7 @@ describe("session api", () => {
   it("login → pending, approve → authenticated, logout → unauthenticated; a new login over the limit → 429", async () => {
     const client = harness.client();
     const api = createSessionApi({ basePath: `${harness.served.url}${BASE}`, fetch: cookieFetch(client) });
+    harness.clock.alignToWindowStart(60_000);
     expect((await api.getSession()).status).toBe("unauthenticated");
 
     const pending = await api.login();
