@@ -39,6 +39,16 @@ const envSchema = z.object({
   LWC_MAX_REQUEST_BYTES: positiveInt(1_048_576),
 });
 
+/**
+ * Next.js wraps the global fetch for its data cache. Upstream calls carry one user's credentials
+ * and must never be cached, and the wrapper costs about 2.5 ms per call on the streaming hot path,
+ * so they go through the original fetch (looked up per call: Next patches after modules load).
+ */
+const uncachedFetch: typeof fetch = (input, init) => {
+  const current = globalThis.fetch as typeof fetch & { _nextOriginalFetch?: typeof fetch };
+  return (current._nextOriginalFetch ?? current)(input, init);
+};
+
 /** The handler options from the environment; throws naming the bad variable (never its value). */
 export function optionsFromEnv(env: Record<string, string | undefined>): ProviderHandlerOptions {
   const parsed = envSchema.safeParse(env);
@@ -60,6 +70,7 @@ export function optionsFromEnv(env: Record<string, string | undefined>): Provide
     },
     loginRateLimit: { limit: e.LWC_LOGIN_RATE_LIMIT_PER_MINUTE, windowMs: 60_000 },
     upstream: {
+      fetch: uncachedFetch,
       ...(e.LWC_ISSUER_URL ? { issuer: e.LWC_ISSUER_URL } : {}),
       ...(e.LWC_CODEX_BASE_URL ? { codexBaseUrl: e.LWC_CODEX_BASE_URL } : {}),
       ...(e.LWC_VERIFICATION_URL ? { verificationUrl: e.LWC_VERIFICATION_URL } : {}),
