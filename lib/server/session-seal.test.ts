@@ -22,6 +22,16 @@ describe("createSealer", () => {
     expect(await sealer.unseal("not a seal")).toBeNull();
   });
 
+  it("opens a seal it has seen before to an independent copy each time", async () => {
+    const sealer = createSealer([NEW]);
+    const sealed = await sealer.seal({ nested: { count: 1 } }, 60);
+    const first = (await sealer.unseal(sealed)) as { nested: { count: number } };
+    first.nested.count = 99;
+    expect(await sealer.unseal(sealed)).toEqual({ nested: { count: 1 } });
+    // A seal remembered by one sealer is still refused by a sealer without its secret.
+    expect(await createSealer([OLD]).unseal(sealed)).toBeNull();
+  });
+
   it("does not keep the plaintext in the seal", async () => {
     const sealed = await createSealer([NEW]).seal({ token: "visible-token-value" }, 60);
     expect(sealed).not.toContain("visible-token-value");

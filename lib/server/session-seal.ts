@@ -42,11 +42,15 @@ export interface Sealer {
   unseal(sealed: string): Promise<unknown>;
 }
 
-/** The id iron-webcrypto wrote into a seal (`Fe26.2*<id>*...`); iron-session appends `~<version>`. */
-function passwordIdOf(sealed: string): string | null {
+/** The fields of an iron seal (`Fe26.2*<id>*…*<expiration>*…`); iron-session appends `~<version>`. */
+function sealParts(sealed: string): { passwordId: string; expiresAt: number } | null {
   const parts = sealed.split("~")[0]?.split("*") ?? [];
-  return parts.length === 8 ? parts[1] || "default" : null;
+  if (parts.length !== 8) return null;
+  return { passwordId: parts[1] || "default", expiresAt: Number(parts[5]) || Number.POSITIVE_INFINITY };
 }
+
+/** How many opened seals to remember: about one per active session of this instance. */
+const OPENED_SEALS_CACHE_SIZE = 1000;
 
 /**
  * Seals with the first secret under the fixed id "1" and opens with every secret in turn (each as
@@ -55,22 +59,41 @@ function passwordIdOf(sealed: string): string | null {
 export function createSealer(secrets: readonly string[]): Sealer {
   const [current] = secrets;
   if (current === undefined) throw new Error("createSealer needs at least one secret");
+  // Opening a seal derives two keys (PBKDF2) and costs about a millisecond on every request of a
+  // session. A seal is immutable and authenticated, so what it opened to once stays true until the
+  // seal's own expiry: remember recent ones (insertion-ordered Map as a small LRU). Callers get a copy.
+  const opened = new Map<string, { data: unknown; expiresAt: number }>();
+  const remember = (sealed: string, data: unknown, expiresAt: number) => {
+    opened.delete(sealed);
+    opened.set(sealed, { data, expiresAt });
+    if (opened.size > OPENED_SEALS_CACHE_SIZE) opened.delete(opened.keys().next().value as string);
+  };
+
   return {
     seal(data, ttlSeconds) {
       return sealData(data, { password: { 1: current }, ttl: Math.max(1, Math.ceil(ttlSeconds)) });
     },
     async unseal(sealed) {
-      const id = passwordIdOf(sealed);
-      if (id === null) return null;
+      const seal = sealParts(sealed);
+      if (seal === null) return null;
+      const known = opened.get(sealed);
+      if (known && known.expiresAt > Date.now()) {
+        remember(sealed, known.data, known.expiresAt);
+        return structuredClone(known.data);
+      }
+      opened.delete(sealed);
       for (const secret of secrets) {
         let failed = false;
         const data = await unsealData<unknown>(sealed, {
-          password: { [id]: secret },
+          password: { [seal.passwordId]: secret },
           onUnsealError: () => {
             failed = true;
           },
         });
-        if (!failed) return data;
+        if (!failed) {
+          remember(sealed, data, seal.expiresAt);
+          return structuredClone(data);
+        }
       }
       return null;
     },
