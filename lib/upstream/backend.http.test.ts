@@ -1,13 +1,11 @@
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MODELS_PATH, RESPONSES_PATH, startMockUpstream, type MockUpstream } from "@/mock-upstream/server";
 import { describeUpstreamFailure, pickUsageHeaders } from "./backend";
-import { ProviderAuthError, isProviderAuthError } from "./errors";
+import { isProviderAuthError } from "./errors";
 import { readAccountInfo } from "./jwt";
 import { fetchModels } from "./models";
 import { isServiceTierRejection, normalizeResponsesBody, postResponses, withoutServiceTier } from "./responses";
-import { configForMock, signInThroughMock, sseOutputText } from "./test-login";
+import { closedPortUrl, configForMock, rejection, signInThroughMock, sseOutputText } from "./test-helpers";
 import type { BackendAuth, UpstreamConfig } from "./types";
 
 let mock: MockUpstream;
@@ -31,23 +29,7 @@ afterAll(async () => {
   await mock.close();
 });
 
-async function rejection(promise: Promise<unknown>): Promise<ProviderAuthError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isProviderAuthError(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a ProviderAuthError");
-}
 
-async function closedPortUrl(): Promise<string> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const port = (probe.address() as AddressInfo).port;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
-}
 
 function userMessage(text: string, id?: string) {
   return { ...(id ? { id } : {}), type: "message", role: "user", content: [{ type: "input_text", text }] };

@@ -8,9 +8,8 @@ import {
   pollDeviceAuthorization,
   requestDeviceCode,
 } from "./device-flow";
-import { ProviderAuthError, isProviderAuthError } from "./errors";
 import { readAccountInfo, readJwtExpiry } from "./jwt";
-import { configForMock } from "./test-login";
+import { configForMock, rejection } from "./test-helpers";
 import type { UpstreamConfig } from "./types";
 
 let mock: MockUpstream;
@@ -25,15 +24,6 @@ afterAll(async () => {
   await mock.close();
 });
 
-async function rejection(promise: Promise<unknown>): Promise<ProviderAuthError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isProviderAuthError(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a ProviderAuthError");
-}
 
 describe("device flow against the mock upstream", () => {
   it("requests a code, polls pending, is approved, exchanges the code and reads the account", async () => {

@@ -2,9 +2,9 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMockUpstream, type MockUpstream } from "@/mock-upstream/server";
-import { ProviderAuthError, isProviderAuthError, isRefreshTokenInvalid } from "./errors";
+import { isRefreshTokenInvalid } from "./errors";
 import { readAccountInfo, readJwtExpiry } from "./jwt";
-import { configForMock, signInThroughMock } from "./test-login";
+import { closedPortUrl, configForMock, rejection, signInThroughMock } from "./test-helpers";
 import { refreshTokenSet, revokeRefreshToken } from "./tokens";
 import type { UpstreamConfig } from "./types";
 
@@ -20,23 +20,7 @@ afterAll(async () => {
   await mock.close();
 });
 
-async function rejection(promise: Promise<unknown>): Promise<ProviderAuthError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isProviderAuthError(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a ProviderAuthError");
-}
 
-async function closedPortIssuer(): Promise<string> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const port = (probe.address() as AddressInfo).port;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
-}
 
 describe("refreshTokenSet against the mock upstream", () => {
   it("sends JSON, keeps the rotated refresh token, and the old one is then dead (reused)", async () => {
@@ -97,7 +81,7 @@ describe("refreshTokenSet against the mock upstream", () => {
 
   it("throws network_error when nothing listens", async () => {
     const tokens = await signInThroughMock(mock, config);
-    const closed = configForMock(mock, { issuer: await closedPortIssuer() });
+    const closed = configForMock(mock, { issuer: await closedPortUrl() });
     expect((await rejection(refreshTokenSet(closed, tokens))).code).toBe("network_error");
   });
 });
@@ -152,7 +136,7 @@ describe("revokeRefreshToken against the mock upstream", () => {
   });
 
   it("never throws, even when nothing listens", async () => {
-    const closed = configForMock(mock, { issuer: await closedPortIssuer() });
+    const closed = configForMock(mock, { issuer: await closedPortUrl() });
     await expect(revokeRefreshToken(closed, "rt_whatever")).resolves.toBeUndefined();
   });
 });

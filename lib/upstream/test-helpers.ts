@@ -1,8 +1,31 @@
-/** Test helper: a complete device login against the mock upstream, through our own functions. */
+/** Test helpers for lib/upstream: sign-in through the mock, error capture, an unused port. */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import type { MockAccount, MockUpstream } from "@/mock-upstream/server";
 import { resolveUpstreamConfig } from "./config";
 import { exchangeAuthorizationCode, pollDeviceAuthorization, requestDeviceCode } from "./device-flow";
+import { isProviderAuthError, type ProviderAuthError } from "./errors";
 import type { TokenSet, UpstreamConfig } from "./types";
+
+/** The ProviderAuthError a promise rejects with; anything else fails the test. */
+export async function rejection(promise: Promise<unknown>): Promise<ProviderAuthError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (isProviderAuthError(error)) return error;
+    throw error;
+  }
+  throw new Error("expected a ProviderAuthError");
+}
+
+/** An http URL on 127.0.0.1 where nothing listens (a port just released). */
+export async function closedPortUrl(): Promise<string> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const port = (probe.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
+}
 
 export function configForMock(mock: MockUpstream, overrides: Partial<UpstreamConfig> = {}): UpstreamConfig {
   return resolveUpstreamConfig({ issuer: mock.issuer, codexBaseUrl: mock.codexBaseUrl, ...overrides });
