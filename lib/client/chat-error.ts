@@ -103,6 +103,12 @@ function describeServiceError(status: number | undefined, body: Record<string, u
   }
 }
 
+function isStreamErrorEvent(value: unknown): value is { type: "error"; message: string } {
+  if (typeof value !== "object" || value === null) return false;
+  const event = value as { type?: unknown; message?: unknown };
+  return event.type === "error" && typeof event.message === "string" && event.message !== "";
+}
+
 /** Turns whatever a chat call threw into words for the UI (never includes prompt text or secrets). */
 export function describeChatError(error: unknown): ChatErrorInfo {
   if (APICallError.isInstance(error)) {
@@ -125,6 +131,10 @@ export function describeChatError(error: unknown): ChatErrorInfo {
   }
   if (error instanceof TypeError) {
     return { code: "network_error", message: "Couldn't reach the server. Check your connection and try again." };
+  }
+  // An `error` event inside the stream (e.g. the proxy's upstream_stream_interrupted) reaches us as the raw event.
+  if (isStreamErrorEvent(error)) {
+    return { code: "stream_failed", message: error.message };
   }
   const message = error instanceof Error ? error.message : typeof error === "string" ? error : "";
   return {

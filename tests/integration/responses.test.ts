@@ -114,6 +114,32 @@ describe("POST /responses: success", () => {
   });
 });
 
+describe("POST /responses: upstream stream broken off mid-reply", () => {
+  it("ends the reply with one error event the AI SDK understands, and logs one line without the prompt", async () => {
+    const user = await freshClient("acct_cut");
+    mock.addFault({ fault: "stream_cut", accountId: "acct_cut" });
+    const logsBefore = evidence.logs.length;
+    const reply = await user.post("/responses", responsesBody("my private prompt text"));
+
+    expect(reply.status).toBe(200);
+    expect(reply.text).toContain('"delta":"You');
+    expect(reply.text).not.toContain("response.completed");
+    const events = reply.text.trim().split("\n\n").filter((event) => event.startsWith("event: "));
+    const last = events.at(-1)!;
+    expect(last.split("\n")[0]).toBe("event: error");
+    expect(JSON.parse(last.split("\n")[1]!.slice("data: ".length))).toMatchObject({
+      type: "error",
+      code: "upstream_stream_interrupted",
+      message: expect.any(String),
+    });
+
+    const lines = evidence.logs.slice(logsBefore).filter((line) => line.message.includes("stream interrupted"));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]!.message).toMatch(/^\[login-with-chatgpt\] upstream \/responses stream interrupted: /);
+    expect(lines[0]!.message).not.toContain("my private prompt text");
+  });
+});
+
 describe("POST /responses: checks in contract order", () => {
   it("answers 401 not_authenticated without a session, before looking at headers or body", async () => {
     const reply = await h.client().post("/responses", "not json", { "x-login-with-provider-service-tier": "turbo" });

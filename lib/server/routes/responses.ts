@@ -15,6 +15,7 @@ import type { RouteHandler } from "../router";
 import { isAuthenticated, type AuthenticatedRecord, type LoadedSession } from "../session-record";
 import type { SessionManager } from "../session-manager";
 import { readBoundedText, upstreamFailureResponse } from "../upstream-failure";
+import { guardUpstreamStream } from "../upstream-stream";
 import { NOT_AUTHENTICATED_MESSAGE } from "./models";
 
 const notAuthenticated = () => errorResponse(401, "not_authenticated", { message: NOT_AUTHENTICATED_MESSAGE });
@@ -120,7 +121,8 @@ export function createResponsesRoute(
       replyHeaders.set("cache-control", NO_STORE);
       if (fellBack) replyHeaders.set(SERVICE_TIER_FALLBACK_HEADER, "auto");
       // Piped as it arrives: no buffering, and a client abort cancels the upstream request.
-      return new Response(upstream.body, { status: upstream.status, headers: replyHeaders });
+      const stream = upstream.body ? guardUpstreamStream(upstream.body, options.logger, request.signal) : null;
+      return new Response(stream, { status: upstream.status, headers: replyHeaders });
     } catch (error) {
       // 499: the client went away; nobody reads this reply.
       if (isAbort(error)) return new Response(null, { status: 499 });
