@@ -4,7 +4,7 @@ import { errorResponse } from "./json";
 
 /** The only shape rules we check ourselves; the rest of the Responses API body passes through. */
 const responsesRequestSchema = z.looseObject({
-  model: z.string().trim().min(1, "`model` must be a non-empty string"),
+  model: z.string({ error: "`model` must be a non-empty string" }).trim().min(1, "`model` must be a non-empty string"),
   input: z.union([z.string(), z.array(z.unknown())], { error: "`input` must be a string or an array" }),
 });
 
@@ -33,9 +33,8 @@ export async function readResponsesBody(request: Request, maxRequestBytes: numbe
   }
   const parsed = responsesRequestSchema.safeParse(json);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const field = issue?.path.length ? issue.path.join(".") : "body";
-    return invalid(`Invalid ${field}: ${issue?.message ?? "unexpected shape"}`);
+    // Each rule's message names its field.
+    return invalid(parsed.error.issues[0]?.message ?? "The request body has an unexpected shape.");
   }
   return { ok: true, body: parsed.data };
 }

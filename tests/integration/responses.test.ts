@@ -190,10 +190,10 @@ describe("POST /responses: checks in contract order", () => {
   it.each([
     ["invalid JSON", "{not json", /JSON/],
     ["a JSON array", "[1,2]", /object/],
-    ["no model", JSON.stringify({ input: "hi" }), /model/],
-    ["an empty model", JSON.stringify({ model: " ", input: "hi" }), /model/],
-    ["input of the wrong type", JSON.stringify({ model: "gpt-5.5", input: 42 }), /input/],
-    ["no input", JSON.stringify({ model: "gpt-5.5" }), /input/],
+    ["no model", JSON.stringify({ input: "hi" }), /^`model` must be a non-empty string$/],
+    ["an empty model", JSON.stringify({ model: " ", input: "hi" }), /^`model` must be a non-empty string$/],
+    ["input of the wrong type", JSON.stringify({ model: "gpt-5.5", input: 42 }), /^`input` must be a string or an array$/],
+    ["no input", JSON.stringify({ model: "gpt-5.5" }), /^`input` must be a string or an array$/],
   ])("rejects %s with 400 invalid_responses_request", async (_label, body, message) => {
     const reply = await client.post("/responses", body);
     expect(reply.status).toBe(400);
