@@ -1,4 +1,7 @@
 import { expect, test } from "./fixtures";
+import { APP_URL, MOCK_UPSTREAM_URL } from "./support/servers";
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 test.describe("sign in the way a person does", () => {
   test("approving the code on the provider's page in a second tab signs the first tab in", async ({
@@ -17,7 +20,9 @@ test.describe("sign in the way a person does", () => {
     await expect(signInPage.verificationLink).toHaveAttribute("target", "_blank");
 
     const approvalPage = await signInPage.openVerificationPage();
-    expect(approvalPage.page).not.toBe(page);
+    // The new tab shows the provider's verification page (the mock's), and the first tab stays on the app.
+    await expect(approvalPage.page).toHaveURL(new RegExp(`^${escapeRegExp(MOCK_UPSTREAM_URL)}/codex/device(\\?.*)?$`));
+    await expect(page).toHaveURL(new RegExp(`^${escapeRegExp(APP_URL)}/`));
     await approvalPage.approve(userCode, account.email);
 
     // The first tab notices by itself (it polls the session); nobody touches it.

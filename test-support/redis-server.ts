@@ -27,6 +27,11 @@ export interface RedisServer {
 const READY_LINE = "Ready to accept connections";
 const START_TIMEOUT_MS = 15_000;
 const STOP_GRACE_MS = 5_000;
+/** A restart on the old port waits 100, 200, 400, 800 ms between tries: at most 1.5 s in all. */
+const RESTART_ATTEMPTS = 5;
+const RESTART_FIRST_BACKOFF_MS = 100;
+
+const isPortTaken = (error: unknown) => error instanceof Error && /Address already in use/i.test(error.message);
 
 function persistenceArgs(dataDir: string | undefined): string[] {
   if (!dataDir) return ["--save", "", "--appendonly", "no"];
@@ -87,6 +92,31 @@ function stopProcess(child: ChildProcess): Promise<void> {
 }
 
 /**
+ * Starts redis-server again on the port it had (clients know only that port). While it was down,
+ * another process (a parallel test file) may have bound the port for a moment: retry a few times
+ * with a short, bounded back-off, then fail saying so.
+ */
+async function respawnOnSamePort(port: number, dataDir: string | undefined): Promise<ChildProcess> {
+  let backoffMs = RESTART_FIRST_BACKOFF_MS;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await spawnRedis(port, dataDir);
+    } catch (error) {
+      if (!isPortTaken(error)) throw error;
+      if (attempt >= RESTART_ATTEMPTS) {
+        throw new Error(
+          `redis-server could not restart on port ${port}: another process holds the port ` +
+            `(still "Address already in use" after ${RESTART_ATTEMPTS} attempts)`,
+          { cause: error },
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, backoffMs));
+      backoffMs *= 2;
+    }
+  }
+}
+
+/**
  * Starts Debian's redis-server on a free 127.0.0.1 port, without persistence, and resolves once it
  * prints that it accepts connections. Call stop() in afterAll.
  */
@@ -100,8 +130,7 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     try {
       child = await spawnRedis(port, dataDir);
     } catch (error) {
-      const portTaken = error instanceof Error && /Address already in use/i.test(error.message);
-      if (!portTaken || attempt >= 3) throw error;
+      if (!isPortTaken(error) || attempt >= 3) throw error;
     }
   }
 
@@ -124,7 +153,7 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     },
     async start() {
       if (child && child.exitCode === null && child.signalCode === null) return;
-      child = await spawnRedis(port, dataDir);
+      child = await respawnOnSamePort(port, dataDir);
       process.off("exit", killOnExit);
       process.on("exit", killOnExit);
     },

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { z } from "zod";
 import { connectResp, RedisReplyError, type RespConnection, type RespValue } from "./resp-connection";
@@ -92,6 +92,47 @@ class BridgeHttpError extends Error {
     message: string,
   ) {
     super(message);
+  }
+}
+
+/** A bridge brought back on its old port waits 100, 200, 400, 800 ms between tries: at most 1.5 s in all. */
+const REBIND_ATTEMPTS = 5;
+const REBIND_FIRST_BACKOFF_MS = 100;
+
+function listenOnce(server: Server, port: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const onError = (error: Error) => reject(error);
+    server.once("error", onError);
+    server.listen(port, "127.0.0.1", () => {
+      server.off("error", onError);
+      resolve();
+    });
+  });
+}
+
+/**
+ * Listens on `port` (0 = any free port). A given port was the bridge's before it closed; another
+ * process (a parallel test file) may have bound it for a moment in between, so retry a few times
+ * with a short, bounded back-off, then fail saying so.
+ */
+async function listenOn(server: Server, port: number): Promise<void> {
+  let backoffMs = REBIND_FIRST_BACKOFF_MS;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await listenOnce(server, port);
+    } catch (error) {
+      const portTaken = (error as NodeJS.ErrnoException).code === "EADDRINUSE";
+      if (port === 0 || !portTaken) throw error;
+      if (attempt >= REBIND_ATTEMPTS) {
+        throw new Error(
+          `the Upstash bridge could not listen on port ${port} again: another process holds the port ` +
+            `(still EADDRINUSE after ${REBIND_ATTEMPTS} attempts)`,
+          { cause: error },
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, backoffMs));
+      backoffMs *= 2;
+    }
   }
 }
 
@@ -200,13 +241,7 @@ export async function startUpstashBridge(options: UpstashBridgeOptions): Promise
       });
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, "127.0.0.1", () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
+  await listenOn(server, options.port ?? 0);
   const port = (server.address() as AddressInfo).port;
 
   return {

@@ -123,11 +123,17 @@ describe("the session cookie", () => {
       /secret #2 is 12 characters long.*at least 32/,
     );
     expect(() => createProviderHandler({ secrets: ["x".repeat(31)] })).toThrow(/at least 32/);
+    const refuse = () => createProviderHandler({ secrets: ["too-short-and-secret"] });
+    expect(refuse).toThrow(/secret #1 is 20 characters long.*at least 32/);
+    let thrown: unknown;
     try {
-      createProviderHandler({ secrets: ["too-short-and-secret"] });
+      refuse();
     } catch (error) {
-      expect(String(error)).not.toContain("too-short-and-secret");
+      thrown = error;
     }
+    expect(thrown).toBeInstanceOf(Error);
+    expect(String(thrown)).not.toContain("too-short-and-secret");
+    expect((thrown as Error).stack ?? "").not.toContain("too-short-and-secret");
   });
 
   it("without secrets warns once per process and uses an ephemeral secret", async () => {

@@ -29,15 +29,24 @@ export function createEvidence(): Evidence {
   return { bodies: [], logs: [], issuedTokens: new Set() };
 }
 
-/** A fetch for the upstream config that remembers every token /oauth/token hands out. */
-export function recordingFetch(evidence: Evidence): typeof fetch {
+/**
+ * A fetch for the upstream config that remembers every token /oauth/token hands out. It wraps
+ * `inner` (a test's own fetch, or the global one), so tokens issued through a test's fetch are
+ * recorded too and the leak scan sees them.
+ */
+export function recordingFetch(evidence: Evidence, inner: typeof fetch = fetch): typeof fetch {
   return async (input, init) => {
-    const response = await fetch(input, init);
+    const response = await inner(input, init);
     const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
     if (new URL(url).pathname === "/oauth/token" && response.ok) {
-      const json = (await response.clone().json()) as Record<string, unknown>;
+      // A test's own fetch may answer with something that is not JSON: then there is no token to record.
+      const json = (await response
+        .clone()
+        .json()
+        .catch(() => undefined)) as Record<string, unknown> | undefined;
       for (const field of ["access_token", "refresh_token", "id_token"]) {
-        if (typeof json[field] === "string") evidence.issuedTokens.add(json[field]);
+        const token = json?.[field];
+        if (typeof token === "string") evidence.issuedTokens.add(token);
       }
     }
     return response;
@@ -99,8 +108,9 @@ export function handlerOptionsFor(
     upstream: {
       issuer: mock.issuer,
       codexBaseUrl: mock.codexBaseUrl,
-      fetch: recordingFetch(evidence),
       ...extra.upstream,
+      // Always recorded: a test's own fetch is wrapped, never a replacement for the recording.
+      fetch: recordingFetch(evidence, extra.upstream?.fetch),
     },
   };
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { closedPortUrl } from "@/lib/upstream/test-helpers";
 import { createEvidence, findLeakedTokens, signIn, startHarness, type Harness } from "./harness";
 
 const evidence = createEvidence();
@@ -74,7 +75,7 @@ describe("GET /models", () => {
     const broken = await startHarness({
       evidence,
       sharedMock: h.mock,
-      handler: { upstream: { codexBaseUrl: "http://127.0.0.1:9/backend-api/codex" } },
+      handler: { upstream: { codexBaseUrl: `${await closedPortUrl()}/backend-api/codex` } },
     });
     try {
       const client = broken.client();
