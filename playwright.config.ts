@@ -78,6 +78,7 @@ export default defineConfig({
         LWC_RATE_LIMIT_PER_MINUTE: String(E2E_RATE_LIMIT_PER_MINUTE),
         // Every test signs in from 127.0.0.1; keep the login limiter out of the way of a full run.
         LWC_LOGIN_RATE_LIMIT_PER_MINUTE: "1000",
+        LWC_LOGIN_GLOBAL_RATE_LIMIT_PER_MINUTE: "1000",
       },
       reuseExistingServer: !inCi,
       timeout: 60_000,

@@ -36,6 +36,7 @@ const envSchema = z.object({
     .pipe(z.enum(["on", "off"])),
   LWC_RATE_LIMIT_PER_MINUTE: positiveInt(30),
   LWC_LOGIN_RATE_LIMIT_PER_MINUTE: positiveInt(10),
+  LWC_LOGIN_GLOBAL_RATE_LIMIT_PER_MINUTE: positiveInt(100),
   LWC_MAX_REQUEST_BYTES: positiveInt(1_048_576),
 });
 
@@ -69,6 +70,7 @@ export function optionsFromEnv(env: Record<string, string | undefined>): Provide
       maxRequestBytes: e.LWC_MAX_REQUEST_BYTES,
     },
     loginRateLimit: { limit: e.LWC_LOGIN_RATE_LIMIT_PER_MINUTE, windowMs: 60_000 },
+    loginGlobalRateLimit: { limit: e.LWC_LOGIN_GLOBAL_RATE_LIMIT_PER_MINUTE, windowMs: 60_000 },
     upstream: {
       fetch: uncachedFetch,
       ...(e.LWC_ISSUER_URL ? { issuer: e.LWC_ISSUER_URL } : {}),

@@ -12,5 +12,6 @@ export interface ServerContext {
   refresher: RefreshCoordinator;
   /** Undefined when the limit is turned off. */
   loginLimiter: RateLimiter | undefined;
+  loginGlobalLimiter: RateLimiter | undefined;
   responsesLimiter: RateLimiter | undefined;
 }

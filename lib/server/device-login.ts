@@ -1,5 +1,4 @@
 import {
-  DEVICE_CODE_LIFETIME_MS,
   exchangeAuthorizationCode,
   pollDeviceAuthorization,
   requestDeviceCode,
@@ -15,6 +14,7 @@ import { AUTHORIZATION_EXPIRED_MESSAGE, toPublicState, type PublicSessionState }
 import type { LoadedSession, PendingRecord, SessionRecord } from "./session-record";
 
 export const POLL_LOCK_PREFIX = "lwc:lock:poll:";
+const POLL_LOCK_MARGIN_MS = 5_000;
 
 export interface StateOutcome {
   state: PublicSessionState;
@@ -24,11 +24,15 @@ export interface StateOutcome {
 
 export type LoginOutcome = StateOutcome | { rateLimited: true; retryAfterSeconds: number };
 
+/** A login that has not signed in is kept this long after its code runs out (so /session can say "expired"). */
+export const UNFINISHED_LOGIN_GRACE_MS = 60 * 60_000;
+
 /**
- * POST /login. Reuses a still-valid pending code without an upstream call; an authenticated session
- * is answered as is. Otherwise asks upstream for a device code (counted against the per-address
- * login limit). Upstream trouble throws the ProviderAuthError (device_code_disabled,
- * device_code_request_failed, network_error); the session is then left as it was.
+ * POST /login. An authenticated session is answered as is. Otherwise the login moves to a NEW session
+ * id (new cookie, old record deleted) whether it reuses a still-valid pending code (no upstream call)
+ * or asks upstream for a new one (counted against the login limits): a session id planted in the
+ * browser before sign-in is thereby worthless. Upstream trouble throws the ProviderAuthError
+ * (device_code_disabled, device_code_request_failed, network_error); the session is then left as it was.
  */
 export async function startLogin(
   ctx: ServerContext,
@@ -36,37 +40,48 @@ export async function startLogin(
   existing: LoadedSession | null,
   clientAddress: string,
 ): Promise<LoginOutcome> {
-  const { options, sessions } = ctx;
+  const { options } = ctx;
   const now = options.now();
   const record = existing?.record;
   if (record?.state === "authenticated") return { state: toPublicState(record, now) };
-  if (record?.state === "pending" && now < record.device.expiresAt) return { state: toPublicState(record, now) };
+  if (record?.state === "pending" && now < record.device.expiresAt) {
+    return moveToNewSession(ctx, request, existing, record);
+  }
 
-  if (ctx.loginLimiter) {
-    const limit = await ctx.loginLimiter.limit(clientAddress);
+  for (const [limiter, key] of [
+    [ctx.loginLimiter, clientAddress],
+    [ctx.loginGlobalLimiter, "all"],
+  ] as const) {
+    if (!limiter) continue;
+    const limit = await limiter.limit(key);
     if (!limit.success) {
       return { rateLimited: true, retryAfterSeconds: Math.max(1, Math.ceil((limit.reset - now) / 1000)) };
     }
   }
   const device = await requestDeviceCode(options.upstream, { now });
-
-  // Keep the session id (and its cookie) unless its lifetime would end before the code does.
-  const reuse = existing !== null && existing.record.expiresAt - now > DEVICE_CODE_LIFETIME_MS;
-  const sessionId = reuse ? existing.id : randomId();
   const pending: PendingRecord = {
     version: 1,
     loginId: randomId(16),
-    createdAt: reuse ? existing.record.createdAt : now,
-    expiresAt: reuse ? existing.record.expiresAt : now + options.sessionTtlMs,
+    createdAt: now,
+    // Until sign-in the record only needs to outlive its code; sign-in starts the real session lifetime.
+    expiresAt: Math.min(now + options.sessionTtlMs, device.expiresAt + UNFINISHED_LOGIN_GRACE_MS),
     state: "pending",
     device,
   };
-  await sessions.save(sessionId, pending);
-  if (existing !== null && !reuse) await sessions.delete(existing.id);
-  const setCookie = reuse
-    ? undefined
-    : serializeSessionCookie(request, options.cookie, await ctx.signer.sign(sessionId));
-  return { state: toPublicState(pending, now), ...(setCookie ? { setCookie } : {}) };
+  return moveToNewSession(ctx, request, existing, pending);
+}
+
+async function moveToNewSession(
+  ctx: ServerContext,
+  request: Request,
+  existing: LoadedSession | null,
+  record: PendingRecord,
+): Promise<StateOutcome> {
+  const sessionId = randomId();
+  await ctx.sessions.save(sessionId, record);
+  if (existing !== null) await ctx.sessions.delete(existing.id);
+  const setCookie = serializeSessionCookie(request, ctx.options.cookie, await ctx.signer.sign(sessionId));
+  return { state: toPublicState(record, ctx.options.now()), setCookie };
 }
 
 function withFailure(record: SessionRecord, state: "expired" | "error", code: string, message: string): SessionRecord {
@@ -108,9 +123,26 @@ export async function advancePending(
   const intervalMs = device.intervalSeconds * 1000;
   const pendingState = { state: toPublicState(session.record, now) };
   if (device.lastPollAt !== undefined && now - device.lastPollAt < intervalMs) return pendingState;
-  // The lock is never released: it expires after one interval, which is the point.
-  if (!(await options.store.setIfAbsent(`${POLL_LOCK_PREFIX}${session.id}`, "1", intervalMs))) return pendingState;
+  // The lock covers the whole poll (it may take up to the request timeout) and then stays one more
+  // interval, so a request that read the record before this poll was written cannot poll again at once.
+  const lockKey = `${POLL_LOCK_PREFIX}${session.id}`;
+  const pollBudgetMs = Math.max(intervalMs, options.upstream.requestTimeoutMs + POLL_LOCK_MARGIN_MS);
+  if (!(await options.store.setIfAbsent(lockKey, "1", pollBudgetMs))) return pendingState;
+  try {
+    return await pollOnce(ctx, request, session, now);
+  } finally {
+    await options.store.set(lockKey, "1", intervalMs).catch(() => undefined);
+  }
+}
 
+async function pollOnce(
+  ctx: ServerContext,
+  request: Request,
+  session: LoadedSession<PendingRecord>,
+  now: number,
+): Promise<StateOutcome> {
+  const { options } = ctx;
+  const { device } = session.record;
   const polled: PendingRecord = { ...session.record, device: { ...device, lastPollAt: now } };
   let result: DevicePollResult;
   try {
@@ -152,7 +184,7 @@ async function signIn(
     return settle(ctx, session, withFailure(session.record, "error", code, error.message));
   }
   const now = options.now();
-  // Rotating the id at sign-in defends against login fixation: a planted pre-login cookie is worthless.
+  // A new id again at sign-in: whoever held the pending id before holds nothing now.
   const newId = randomId();
   const authenticated: SessionRecord = {
     version: 1,

@@ -30,6 +30,7 @@ export interface ProviderHandler {
 }
 
 export const LOGIN_RATE_LIMIT_PREFIX = "lwc:rl:login";
+export const LOGIN_GLOBAL_RATE_LIMIT_PREFIX = "lwc:rl:login-all";
 export const RESPONSES_RATE_LIMIT_PREFIX = "lwc:rl:responses";
 
 function isStoreUnavailable(error: unknown): boolean {
@@ -47,6 +48,9 @@ export function createProviderHandler(options: ProviderHandlerOptions = {}): Pro
     refresher: createRefreshCoordinator({ store, sessions, upstream: resolved.upstream, now: resolved.now }),
     loginLimiter: resolved.loginRateLimit
       ? createRateLimiter(store, { prefix: LOGIN_RATE_LIMIT_PREFIX, ...resolved.loginRateLimit })
+      : undefined,
+    loginGlobalLimiter: resolved.loginGlobalRateLimit
+      ? createRateLimiter(store, { prefix: LOGIN_GLOBAL_RATE_LIMIT_PREFIX, ...resolved.loginGlobalRateLimit })
       : undefined,
     responsesLimiter: resolved.responsesRateLimit
       ? createRateLimiter(store, { prefix: RESPONSES_RATE_LIMIT_PREFIX, ...resolved.responsesRateLimit })

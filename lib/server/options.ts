@@ -3,6 +3,7 @@ import { createMemoryStore } from "@/lib/stores/memory-store";
 import type { KeyValueStore } from "@/lib/stores/types";
 import { resolveUpstreamConfig } from "@/lib/upstream/config";
 import type { UpstreamConfig } from "@/lib/upstream/types";
+import { clientAddress as defaultClientAddress } from "./client-address";
 import { consoleLogger, type Logger } from "./logger";
 import { resolveSecrets } from "./session-seal";
 
@@ -57,6 +58,17 @@ export interface ProviderHandlerOptions {
   responsesProxy?: ResponsesProxyOptions;
   /** POST /login attempts that need a new device code, per client address. Default 10 per 60 s. */
   loginRateLimit?: RateLimitOption | false;
+  /**
+   * New device codes across all clients: a backstop for when client addresses cannot be trusted
+   * (each code costs an upstream request from this server's address). Default 100 per 60 s.
+   */
+  loginGlobalRateLimit?: RateLimitOption | false;
+  /**
+   * The client address the per-address login limit counts by. Default: the first X-Forwarded-For
+   * entry, else X-Real-IP (right on Vercel, which overwrites both; behind your own proxy, make sure
+   * it sets them, or derive the address here).
+   */
+  clientAddress?: (request: Request) => string;
   upstream?: Partial<UpstreamConfig>;
   /** Sent upstream as client_version. Default the upstream layer's (0.169.0). */
   clientVersion?: string;
@@ -73,6 +85,7 @@ export const DEFAULT_SESSION_TTL_MS = 7 * 24 * 60 * 60_000;
 export const DEFAULT_COOKIE_NAME = "lwc_session";
 export const DEFAULT_RESPONSES_RATE_LIMIT: RateLimitOption = { limit: 30, windowMs: 60_000 };
 export const DEFAULT_LOGIN_RATE_LIMIT: RateLimitOption = { limit: 10, windowMs: 60_000 };
+export const DEFAULT_LOGIN_GLOBAL_RATE_LIMIT: RateLimitOption = { limit: 100, windowMs: 60_000 };
 export const DEFAULT_MAX_REQUEST_BYTES = 1024 * 1024;
 
 export interface ResolvedCookieOptions {
@@ -98,6 +111,8 @@ export interface ResolvedOptions {
   maxRequestBytes: number;
   defaultInstructions: string | undefined;
   loginRateLimit: RateLimitOption | false;
+  loginGlobalRateLimit: RateLimitOption | false;
+  clientAddress: (request: Request) => string;
   upstream: UpstreamConfig;
   dangerouslyAllowTokenExport: boolean;
   dangerouslyAllowRefreshTokenExport: boolean;
@@ -112,6 +127,7 @@ const numbersSchema = z.object({
   maxRequestBytes: positiveInt,
   responsesRateLimit: rateLimitSchema,
   loginRateLimit: rateLimitSchema,
+  loginGlobalRateLimit: rateLimitSchema,
   cookieMaxAgeSeconds: z.number().int().nonnegative(),
   cookieName: z.string().regex(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/, "must be a cookie token"),
 });
@@ -152,6 +168,7 @@ export function resolveOptions(options: ProviderHandlerOptions = {}): ResolvedOp
     maxRequestBytes: proxy.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES,
     responsesRateLimit: proxy.rateLimit ?? DEFAULT_RESPONSES_RATE_LIMIT,
     loginRateLimit: options.loginRateLimit ?? DEFAULT_LOGIN_RATE_LIMIT,
+    loginGlobalRateLimit: options.loginGlobalRateLimit ?? DEFAULT_LOGIN_GLOBAL_RATE_LIMIT,
     cookieMaxAgeSeconds,
     cookieName,
   });
@@ -185,6 +202,8 @@ export function resolveOptions(options: ProviderHandlerOptions = {}): ResolvedOp
     maxRequestBytes: checked.data.maxRequestBytes,
     defaultInstructions: proxy.defaultInstructions,
     loginRateLimit: checked.data.loginRateLimit,
+    loginGlobalRateLimit: checked.data.loginGlobalRateLimit,
+    clientAddress: options.clientAddress ?? defaultClientAddress,
     upstream: resolveUpstreamConfig(upstreamOverrides),
     dangerouslyAllowTokenExport: options.dangerouslyAllowTokenExport ?? false,
     dangerouslyAllowRefreshTokenExport: options.dangerouslyAllowRefreshTokenExport ?? false,

@@ -106,7 +106,12 @@ describe("unexpected failures", () => {
     const h = await startHarness({
       evidence,
       sharedMock: mock,
-      handler: { sessionStore: brokenStore, loginRateLimit: false, responsesProxy: { rateLimit: false } },
+      handler: {
+        sessionStore: brokenStore,
+        loginRateLimit: false,
+        loginGlobalRateLimit: false,
+        responsesProxy: { rateLimit: false },
+      },
     });
     try {
       // A forged cookie never reaches the store (the signature is checked first).

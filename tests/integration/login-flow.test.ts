@@ -35,29 +35,46 @@ describe("POST /login", () => {
     expect(client.cookie).toBeDefined();
   });
 
-  it("reuses a still-valid pending code without calling upstream and without a new cookie", async () => {
+  it("reuses a still-valid pending code without calling upstream, under a new session id", async () => {
     const client = h.client();
     const first = (await client.post("/login")).json();
-    const cookie = client.cookie;
+    const oldCookie = client.cookie;
     const before = usercodeCalls();
     const again = await client.post("/login");
     expect(again.status).toBe(200);
     expect(again.json()).toEqual(first);
     expect(usercodeCalls()).toBe(before);
-    expect(again.headers.getSetCookie()).toHaveLength(0);
-    expect(client.cookie).toBe(cookie);
+    expect(again.headers.getSetCookie()).toHaveLength(1);
+    expect(client.cookie).not.toBe(oldCookie);
+    expect((await client.get("/session")).json()).toMatchObject({ status: "pending", userCode: first.userCode });
   });
 
-  it("asks for a new code (same session, no new cookie) once the old one ran out", async () => {
+  it("makes a session id planted before sign-in worthless: POST /login moves the login to a new id", async () => {
+    const attacker = h.client();
+    await attacker.post("/login");
+    // The victim's browser carries the attacker's cookie and starts signing in with it.
+    const victim = h.client();
+    victim.cookie = attacker.cookie;
+    const started = (await victim.post("/login")).json<{ userCode: string }>();
+    expect(victim.cookie).not.toBe(attacker.cookie);
+    expect(h.mock.approve(started.userCode)).toBe(true);
+
+    expect((await attacker.get("/status")).json()).toEqual({ status: "unauthenticated" });
+    expect((await victim.get("/status")).json()).toMatchObject({ status: "authenticated" });
+  });
+
+  it("asks for a new code, under a new session id, once the old one ran out", async () => {
     const client = h.client();
     const first = (await client.post("/login")).json();
+    const oldCookie = client.cookie;
     h.clock.advance(15 * 60_000);
     try {
       const again = await client.post("/login");
       expect(again.status).toBe(200);
       expect(again.json().status).toBe("pending");
       expect(again.json().userCode).not.toBe(first.userCode);
-      expect(again.headers.getSetCookie()).toHaveLength(0);
+      expect(again.headers.getSetCookie()).toHaveLength(1);
+      expect(client.cookie).not.toBe(oldCookie);
     } finally {
       h.clock.advance(-15 * 60_000);
     }

@@ -1,5 +1,4 @@
 import { isProviderAuthError } from "@/lib/upstream/errors";
-import { clientAddress } from "../client-address";
 import type { StateOutcome } from "../device-login";
 import { jsonResponse } from "../json";
 import { toPublicState } from "../public-state";
@@ -18,7 +17,7 @@ export function createLoginRoutes(ctx: ServerContext, manager: SessionManager) {
   const login: RouteHandler = async (request) => {
     const existing = await manager.read(request);
     try {
-      const outcome = await manager.startLogin(request, existing, clientAddress(request));
+      const outcome = await manager.startLogin(request, existing, ctx.options.clientAddress(request));
       if ("rateLimited" in outcome) {
         return jsonResponse(
           {
