@@ -7,14 +7,20 @@ import type { AuthenticatedRecord, LoadedSession } from "./session-record";
 import type { SessionStore } from "./session-store";
 
 export const REFRESH_LOCK_PREFIX = "lwc:lock:refresh:";
-/** A crashed holder's lock expires after this, so the login is not stuck. */
-export const REFRESH_LOCK_TTL_MS = 15_000;
-/** The refresh call itself must end well before the lock could expire under it. */
+/** The refresh call itself is cut after this. */
 export const REFRESH_CALL_TIMEOUT_MS = 10_000;
+/**
+ * A crashed holder's lock expires after this, so the login is not stuck. It must outlast the whole
+ * critical section: re-read + refresh call + the save with its retries (each store call has its own
+ * deadline of a few seconds), or another instance could take the lock and resend the refresh token.
+ */
+export const REFRESH_LOCK_TTL_MS = 30_000;
 /** How long a request waits for another holder's refresh before giving up (transiently). */
 export const REFRESH_WAIT_MAX_MS = 10_000;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** Pauses between attempts to save freshly rotated tokens. */
+const SAVE_RETRY_DELAYS_MS = [100, 400];
 
 export interface RefreshRequest {
   /** The session as this request saw it (its tokens identify "not refreshed since"). */
@@ -38,6 +44,12 @@ interface Deps {
  */
 export function createRefreshCoordinator(deps: Deps) {
   const inFlight = new Map<string, Promise<AuthenticatedRecord>>();
+  /**
+   * Tokens this instance rotated but could not save (the store failed the write every time), by
+   * loginId, with the refresh token they replaced. The old refresh token is now dead upstream, so
+   * the next refresh of that login here uses these instead of sending it again.
+   */
+  const unsaved = new Map<string, { replaced: string; tokens: AuthenticatedRecord["tokens"] }>();
 
   /** Done = someone refreshed since we looked, or (unforced) the tokens are not near expiry. */
   function alreadyFresh(current: AuthenticatedRecord, seen: AuthenticatedRecord, force: boolean): boolean {
@@ -55,9 +67,33 @@ export function createRefreshCoordinator(deps: Deps) {
     return current;
   }
 
+  /** Saves rotated tokens, retrying a failed write: losing them would make the next caller resend a dead token. */
+  async function saveRotated(sessionId: string, updated: AuthenticatedRecord, replaced: string): Promise<void> {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        await deps.sessions.save(sessionId, updated);
+        unsaved.delete(updated.loginId);
+        return;
+      } catch (error) {
+        const delay = SAVE_RETRY_DELAYS_MS[attempt];
+        if (delay === undefined) {
+          unsaved.set(updated.loginId, { replaced, tokens: updated.tokens });
+          throw error;
+        }
+        await sleep(delay);
+      }
+    }
+  }
+
   async function refreshHoldingLock(sessionId: string, seen: AuthenticatedRecord, force: boolean) {
     const current = await reread(sessionId);
     if (alreadyFresh(current, seen, force)) return current;
+    const rescued = unsaved.get(current.loginId);
+    if (rescued?.replaced === current.tokens.refreshToken) {
+      const updated: AuthenticatedRecord = { ...current, tokens: rescued.tokens };
+      await saveRotated(sessionId, updated, rescued.replaced);
+      return updated;
+    }
     let tokens;
     try {
       tokens = await refreshTokenSet(deps.upstream, current.tokens, {
@@ -71,7 +107,7 @@ export function createRefreshCoordinator(deps: Deps) {
       throw error;
     }
     const updated: AuthenticatedRecord = { ...current, tokens };
-    await deps.sessions.save(sessionId, updated);
+    await saveRotated(sessionId, updated, current.tokens.refreshToken);
     return updated;
   }
 
@@ -86,26 +122,38 @@ export function createRefreshCoordinator(deps: Deps) {
     }
   }
 
-  async function refreshAcrossInstances({ session, force }: RefreshRequest): Promise<AuthenticatedRecord> {
-    const lockKey = `${REFRESH_LOCK_PREFIX}${session.record.loginId}`;
+  /** Runs `work` holding the login's refresh lock (waiting for a holder elsewhere to finish). */
+  async function withRefreshLock<T>(loginId: string, work: () => Promise<T>): Promise<T> {
+    const lockKey = `${REFRESH_LOCK_PREFIX}${loginId}`;
+    const lockValue = randomId(16);
     const deadline = Date.now() + REFRESH_WAIT_MAX_MS;
-    for (;;) {
-      const lockValue = randomId(16);
-      if (await deps.store.setIfAbsent(lockKey, lockValue, REFRESH_LOCK_TTL_MS)) {
-        try {
-          return await refreshHoldingLock(session.id, session.record, force);
-        } finally {
-          await deps.store.deleteIfEquals(lockKey, lockValue).catch(() => undefined);
-        }
-      }
+    while (!(await deps.store.setIfAbsent(lockKey, lockValue, REFRESH_LOCK_TTL_MS))) {
       await waitForRelease(lockKey, deadline);
-      const current = await reread(session.id);
-      if (alreadyFresh(current, session.record, force)) return current;
-      // The holder failed transiently: try to take the lock ourselves.
+    }
+    try {
+      return await work();
+    } finally {
+      // Rotated tokens this instance could not save: keep other instances out until the lock expires
+      // rather than let them resend the refresh token those tokens replaced.
+      if (!unsaved.has(loginId)) await deps.store.deleteIfEquals(lockKey, lockValue).catch(() => undefined);
     }
   }
 
+  function refreshAcrossInstances({ session, force }: RefreshRequest): Promise<AuthenticatedRecord> {
+    // A waiter that gets the lock after another holder re-reads and finds the tokens already fresh.
+    return withRefreshLock(session.record.loginId, () => refreshHoldingLock(session.id, session.record, force));
+  }
+
   return {
+    /**
+     * Runs `work` while no refresh of this login runs anywhere: waits for this instance's refresh and
+     * holds the cross-instance lock. For sign-out, so a refresh finishing meanwhile cannot write the
+     * session back. Throws `token_refresh_failed` when another holder keeps the lock too long.
+     */
+    async exclusive<T>(loginId: string, work: () => Promise<T>): Promise<T> {
+      await inFlight.get(loginId)?.catch(() => undefined);
+      return withRefreshLock(loginId, work);
+    },
     /**
      * Fresh tokens for the session. Throws `refresh_token_invalid` (the session is then deleted),
      * `token_refresh_failed` or `network_error` (nothing deleted; retry later).

@@ -75,14 +75,32 @@ export function createSessionManager(ctx: ServerContext) {
     }
   }
 
-  /** POST /logout: delete the record, revoke the refresh token (best effort), clear the cookie. */
+  /** Deletes a signed-in session and revokes its current refresh token (best effort). */
+  async function endSignedIn(session: LoadedSession<AuthenticatedRecord>): Promise<void> {
+    const current = await sessions.load(session.id);
+    await sessions.delete(session.id);
+    const tokens = current?.state === "authenticated" ? current.tokens : session.record.tokens;
+    await revokeRefreshToken(options.upstream, tokens.refreshToken);
+  }
+
+  /**
+   * POST /logout: delete the record, revoke the refresh token (best effort), clear the cookie. A
+   * signed-in session is ended while no refresh of its login runs anywhere, so a refresh finishing
+   * meanwhile cannot write it back, and the token revoked is the current one.
+   */
   async function logout(request: Request): Promise<{ clearCookie: string }> {
     const session = await read(request);
-    if (session !== null) {
-      await sessions.delete(session.id);
-      if (session.record.state === "authenticated") {
-        await revokeRefreshToken(options.upstream, session.record.tokens.refreshToken);
+    if (session?.record.state === "authenticated") {
+      const signedIn = session as LoadedSession<AuthenticatedRecord>;
+      try {
+        await refresher.exclusive(signedIn.record.loginId, () => endSignedIn(signedIn));
+      } catch (error) {
+        // Another instance held the refresh lock too long: sign out regardless.
+        if (!isProviderAuthError(error)) throw error;
+        await endSignedIn(signedIn);
       }
+    } else if (session !== null) {
+      await sessions.delete(session.id);
     }
     return { clearCookie: clearSessionCookie(request, options.cookie) };
   }
