@@ -6,6 +6,15 @@ import type { SessionManager } from "./session-manager";
 
 /** How long an account's model list is trusted for the /responses allow-list check. */
 export const ACCOUNT_MODELS_CACHE_MS = 5 * 60_000;
+/**
+ * How long a failed model-list call (backend down or unreachable) is remembered: the allow-list
+ * check runs before the rate limit, so without this every /responses would call upstream again.
+ */
+export const FAILED_MODELS_CACHE_MS = 10_000;
+
+function isBackendOutage(error: unknown): boolean {
+  return isProviderAuthError(error) && (error.code === "models_request_failed" || error.code === "network_error");
+}
 
 function isUnauthorized(error: unknown): boolean {
   return isProviderAuthError(error) && error.status === 401;
@@ -39,18 +48,27 @@ export async function fetchAccountModelSlugs(
 export function createAccountModelsCache(now: () => number) {
   const entries = new Map<string, { expiresAt: number; slugs: Promise<string[]> }>();
 
+  /** Sets an entry and drops the expired ones, so the map holds only accounts seen recently. */
+  function put(accountId: string, slugs: Promise<string[]>, ttlMs: number): void {
+    const at = now();
+    for (const [key, entry] of entries) if (entry.expiresAt <= at) entries.delete(key);
+    entries.set(accountId, { expiresAt: at + ttlMs, slugs });
+  }
+
   return {
     remember(accountId: string, slugs: string[]): void {
-      entries.set(accountId, { expiresAt: now() + ACCOUNT_MODELS_CACHE_MS, slugs: Promise.resolve(slugs) });
+      put(accountId, Promise.resolve(slugs), ACCOUNT_MODELS_CACHE_MS);
     },
     get(accountId: string, load: () => Promise<string[]>): Promise<string[]> {
       const cached = entries.get(accountId);
       if (cached && cached.expiresAt > now()) return cached.slugs;
       const slugs = load();
-      entries.set(accountId, { expiresAt: now() + ACCOUNT_MODELS_CACHE_MS, slugs });
-      // A failed load is not cached.
-      slugs.catch(() => {
-        if (entries.get(accountId)?.slugs === slugs) entries.delete(accountId);
+      put(accountId, slugs, ACCOUNT_MODELS_CACHE_MS);
+      slugs.catch((error: unknown) => {
+        if (entries.get(accountId)?.slugs !== slugs) return;
+        // A backend outage is remembered briefly; anything else (e.g. a dead login) is not cached.
+        if (isBackendOutage(error)) put(accountId, slugs, FAILED_MODELS_CACHE_MS);
+        else entries.delete(accountId);
       });
       return slugs;
     },

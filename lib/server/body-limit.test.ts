@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { readBodyWithLimit } from "./body-limit";
+import { readResponsesBody } from "./responses-body";
 
 function streamOf(chunks: number, size: number, onPull?: () => void): ReadableStream<Uint8Array> {
   let sent = 0;
@@ -47,5 +48,33 @@ describe("readBodyWithLimit", () => {
   it("accepts a request without a body", async () => {
     const result = await readBodyWithLimit(new Request("http://h/", { method: "POST" }), 1);
     expect(result.ok && result.bytes.byteLength).toBe(0);
+  });
+});
+
+describe("a body that breaks off mid-upload", () => {
+  const breaking = () =>
+    new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new Uint8Array(10).fill(97));
+        controller.error(new TypeError("the client went away"));
+      },
+    });
+
+  it("is reported as unreadable, not thrown", async () => {
+    expect(await readBodyWithLimit(request(breaking()), 1000)).toEqual({ ok: false, reason: "unreadable" });
+  });
+
+  it("becomes 400 invalid_responses_request on /responses (499 when the client aborted)", async () => {
+    const broken = await readResponsesBody(request(breaking()), 1000);
+    expect(broken.ok).toBe(false);
+    if (broken.ok) return;
+    expect(broken.response.status).toBe(400);
+    expect(await broken.response.json()).toMatchObject({ error: "invalid_responses_request" });
+
+    const controller = new AbortController();
+    controller.abort();
+    const aborted = new Request("http://h/", { method: "POST", body: breaking(), duplex: "half", signal: controller.signal } as RequestInit);
+    const gone = await readResponsesBody(aborted, 1000);
+    expect(gone.ok ? 0 : gone.response.status).toBe(499);
   });
 });

@@ -1,4 +1,4 @@
-export type BodyReadResult = { ok: true; bytes: Uint8Array } | { ok: false; reason: "too_large" };
+export type BodyReadResult = { ok: true; bytes: Uint8Array } | { ok: false; reason: "too_large" | "unreadable" };
 
 /**
  * Reads the request body, refusing more than `maxBytes`: a declared Content-Length over the limit is
@@ -17,7 +17,14 @@ export async function readBodyWithLimit(request: Request, maxBytes: number): Pro
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let chunk: ReadableStreamReadResult<Uint8Array>;
+    try {
+      chunk = await reader.read();
+    } catch {
+      // The client went away or broke the upload mid-body.
+      return { ok: false, reason: "unreadable" };
+    }
+    const { done, value } = chunk;
     if (done) break;
     total += value.byteLength;
     if (total > maxBytes) {

@@ -19,8 +19,13 @@ function invalid(message: string): BodyResult {
 /** Size limit first (413 before any parsing), then JSON, then the shape. Messages never echo the body. */
 export async function readResponsesBody(request: Request, maxRequestBytes: number): Promise<BodyResult> {
   const read = await readBodyWithLimit(request, maxRequestBytes);
-  if (!read.ok) {
+  if (!read.ok && read.reason === "too_large") {
     return { ok: false, response: errorResponse(413, "responses_request_too_large", { maxRequestBytes }) };
+  }
+  if (!read.ok) {
+    // 499: the client went away mid-upload and reads no reply; otherwise the upload broke off.
+    if (request.signal.aborted) return { ok: false, response: new Response(null, { status: 499 }) };
+    return invalid("The request body could not be read to its end.");
   }
   let json: unknown;
   try {
