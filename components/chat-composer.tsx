@@ -1,6 +1,7 @@
 "use client";
 
 import { useState, type KeyboardEvent, type RefObject } from "react";
+import { enterSendsMessage } from "@/lib/client/composer-keys";
 import { ArrowUpIcon, StopIcon } from "./icons";
 
 interface ChatComposerProps {
@@ -27,8 +28,15 @@ export function ChatComposer({ onSend, onStop, streaming, canSend, placeholder, 
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    // isComposing: Enter that confirms an IME candidate must not send.
-    if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
+    // An Enter that confirms an IME candidate must not send (isComposing, or Safari's keyCode 229).
+    if (
+      enterSendsMessage({
+        key: event.key,
+        shiftKey: event.shiftKey,
+        isComposing: event.nativeEvent.isComposing,
+        keyCode: event.nativeEvent.keyCode,
+      })
+    ) {
       event.preventDefault();
       submit();
     }

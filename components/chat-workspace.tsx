@@ -1,7 +1,7 @@
 "use client";
 
 import { useChat } from "@ai-sdk/react";
-import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore, type Ref } from "react";
 import { decodeChatError } from "@/lib/client/chat-error";
 import { chatRequestOptions } from "@/lib/client/chat-request-options";
 import { createProviderProxy } from "@/lib/client/provider-proxy";
@@ -32,10 +32,12 @@ interface ChatWorkspaceProps {
   onSessionLost: () => void;
   signingOut: boolean;
   sessionError: string | null;
+  /** The (visually hidden) heading; focus moves here when a screen change would otherwise drop it. */
+  headingRef?: Ref<HTMLHeadingElement>;
 }
 
 /** The signed-in screen: header, conversation, and the message box with its model controls. */
-export function ChatWorkspace({ user, onSignOut, onSignInAgain, onSessionLost, signingOut, sessionError }: ChatWorkspaceProps) {
+export function ChatWorkspace({ user, onSignOut, onSignInAgain, onSessionLost, signingOut, sessionError, headingRef }: ChatWorkspaceProps) {
   const provider = useMemo(() => createProviderProxy(), []);
   const transport = useMemo(() => new ProxyChatTransport({ provider }), [provider]);
   const modelList = useModelList(provider, onSessionLost);
@@ -103,7 +105,9 @@ export function ChatWorkspace({ user, onSignOut, onSignInAgain, onSessionLost, s
       <AppHeader user={user} usage={metadata.usage} onNewChat={newChat} onSignOut={onSignOut} signingOut={signingOut} />
 
       <main className="flex min-h-0 flex-1 flex-col">
-        <h1 className="sr-only">Chat</h1>
+        <h1 ref={headingRef} tabIndex={-1} className="sr-only">
+          Chat
+        </h1>
         <div ref={scrollRef} className="relative flex-1 overflow-y-auto overscroll-contain">
           <div ref={contentRef} className="mx-auto flex min-h-full w-full max-w-3xl flex-col px-4 pt-6 pb-4 sm:px-6">
             {messages.length === 0 && !chatError ? (

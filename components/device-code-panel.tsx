@@ -1,5 +1,6 @@
 "use client";
 
+import type { Ref } from "react";
 import { formatCountdown } from "@/lib/client/format-time";
 import { ghostButton, primaryButton } from "./button-styles";
 import { CopyButton } from "./copy-button";
@@ -14,6 +15,8 @@ interface DeviceCodePanelProps {
   pollWarning: string | null;
   onCancel: () => void;
   busy: boolean;
+  /** The screen's heading; focus moves here when a user action brings this screen up. */
+  headingRef?: Ref<HTMLHeadingElement>;
 }
 
 function displayHost(url: string): string {
@@ -26,11 +29,13 @@ function displayHost(url: string): string {
 }
 
 /** The pending login: the code, where to enter it, a QR code for phones, and a calm waiting state. */
-export function DeviceCodePanel({ userCode, verificationUrl, secondsLeft, pollWarning, onCancel, busy }: DeviceCodePanelProps) {
+export function DeviceCodePanel({ userCode, verificationUrl, secondsLeft, pollWarning, onCancel, busy, headingRef }: DeviceCodePanelProps) {
   return (
     <div className="flex flex-col gap-6">
       <div>
-        <h1 className="text-2xl font-semibold tracking-tight">Approve the sign-in</h1>
+        <h1 ref={headingRef} tabIndex={-1} className="text-2xl font-semibold tracking-tight">
+          Approve the sign-in
+        </h1>
         <p className="mt-2 text-[15px] leading-6 text-muted-foreground">
           Open the ChatGPT page, sign in there if asked, and enter this code. This page continues by itself.
         </p>

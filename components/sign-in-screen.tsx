@@ -1,17 +1,20 @@
+import type { Ref } from "react";
 import { primaryButton } from "./button-styles";
 import { ConsentNote } from "./consent-note";
 
 interface SignInScreenProps {
   onSignIn: () => void;
   busy: boolean;
+  /** The screen's heading; focus moves here when a user action brings this screen up. */
+  headingRef?: Ref<HTMLHeadingElement>;
 }
 
 /** The first screen: what the app does, what signing in means, and one clear button. */
-export function SignInScreen({ onSignIn, busy }: SignInScreenProps) {
+export function SignInScreen({ onSignIn, busy, headingRef }: SignInScreenProps) {
   return (
     <div className="flex flex-col gap-6">
       <div>
-        <h1 className="text-2xl font-semibold tracking-tight text-balance">Chat with your ChatGPT plan</h1>
+        <h1 ref={headingRef} tabIndex={-1} className="text-2xl font-semibold tracking-tight text-balance">Chat with your ChatGPT plan</h1>
         <p className="mt-2 text-[15px] leading-6 text-muted-foreground">
           Sign in with your ChatGPT account to use your plan&apos;s models here. You&apos;ll approve the sign-in on
           ChatGPT&apos;s own page with a one-time code.

@@ -1,6 +1,7 @@
 "use client";
 
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { secondsUntilOnServerClock, withServerClock } from "./server-clock";
 import { createSessionApi, type SessionApi } from "./session-api";
 import { describeSessionError, type ProviderSessionError } from "./session-error";
 import {
@@ -23,7 +24,11 @@ export interface ProviderSession {
   /** The latest public session state from the server. */
   state: PublicSessionState | null;
   user: SessionUser | null;
-  /** Seconds until the device code expires (pending only), updated every second. */
+  /**
+   * Seconds until the device code expires (pending only), updated every second, counted on the
+   * server's clock (estimated from its replies' `Date` header), so a browser clock that is off does
+   * not shorten or lengthen it. At 0 the code stays pending until the server itself says `expired`.
+   */
   secondsLeft: number | null;
   /** The last failed action (reading the session, signing in or out), in words. Cleared by the next success. */
   error: ProviderSessionError | null;
@@ -50,7 +55,12 @@ function isAbort(error: unknown): boolean {
  */
 export function useProviderSession(options: UseProviderSessionOptions = {}): ProviderSession {
   const { basePath, fetch: customFetch } = options;
-  const api: SessionApi = useMemo(() => createSessionApi({ basePath, fetch: customFetch }), [basePath, customFetch]);
+  /** Server clock minus browser clock, in ms, from the `Date` header of the latest session reply. */
+  const [serverClockOffset, setServerClockOffset] = useState(0);
+  const api: SessionApi = useMemo(() => {
+    const baseFetch = customFetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
+    return createSessionApi({ basePath, fetch: withServerClock(baseFetch, setServerClockOffset) });
+  }, [basePath, customFetch]);
 
   const [state, setState] = useState<PublicSessionState | null>(null);
   const [error, setError] = useState<ProviderSessionError | null>(null);
@@ -125,11 +135,7 @@ export function useProviderSession(options: UseProviderSessionOptions = {}): Pro
       try {
         const next = await api.status(controller.signal);
         if (controller.signal.aborted) return;
-        // The code ran out but the server has not noticed yet: show the expired screen now.
-        if (next.status === "pending" && expiresAt !== undefined && Date.now() >= expiresAt) {
-          applyState({ status: "expired" });
-          return;
-        }
+        // The server decides expiry (it expires codes itself); the browser's clock may be off.
         applyState(next);
         if (next.status === "pending") timer = setTimeout(poll, Math.max(1, next.interval ?? intervalSeconds) * 1000);
       } catch (caught) {
@@ -145,7 +151,7 @@ export function useProviderSession(options: UseProviderSessionOptions = {}): Pro
       controller.abort();
       if (timer !== undefined) clearTimeout(timer);
     };
-  }, [api, applyState, isPending, userCode, intervalSeconds, expiresAt]);
+  }, [api, applyState, isPending, userCode, intervalSeconds]);
 
   // A one-second clock for the countdown, only while a code is pending.
   useEffect(() => {
@@ -154,7 +160,7 @@ export function useProviderSession(options: UseProviderSessionOptions = {}): Pro
     return () => clearInterval(timer);
   }, [isPending]);
 
-  const secondsLeft = isPending && expiresAt !== undefined ? Math.max(0, Math.ceil((expiresAt - now) / 1000)) : null;
+  const secondsLeft = isPending && expiresAt !== undefined ? secondsUntilOnServerClock(expiresAt, now, serverClockOffset) : null;
 
   return {
     status: state?.status ?? "loading",

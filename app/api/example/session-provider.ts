@@ -1,6 +1,7 @@
 import "server-only";
 import { createOpenAI } from "@ai-sdk/openai";
 import { providerHandler } from "@/lib/provider-app";
+import { StoreUnavailableError } from "@/lib/stores/types";
 
 /** Headers of the incoming request that identify the login session and let the CSRF check judge the call. */
 const FORWARDED_HEADERS = ["cookie", "origin", "host", "x-forwarded-host", "x-forwarded-proto"];
@@ -34,9 +35,17 @@ export function createSessionProvider(incoming: Request) {
   });
 }
 
-/** The caller's model slugs, through the same handler (GET {basePath}/models). */
+/**
+ * The caller's model slugs, through the same handler (GET {basePath}/models). Empty when the list
+ * cannot be had; a store outage (the handler's 503 `store_unavailable`) throws StoreUnavailableError
+ * instead, so the caller can answer 503 rather than "no model".
+ */
 export async function listSessionModels(incoming: Request): Promise<string[]> {
   const response = await providerHandler.handler(new Request(internalUrl("/models"), { headers: forwardedHeaders(incoming) }));
+  if (response.status === 503) {
+    const failure = (await response.json().catch(() => null)) as { error?: unknown } | null;
+    if (failure?.error === "store_unavailable") throw new StoreUnavailableError("session store unavailable on GET /models");
+  }
   if (!response.ok) return [];
   const body = (await response.json().catch(() => null)) as { models?: unknown } | null;
   return Array.isArray(body?.models) ? body.models.filter((model): model is string => typeof model === "string") : [];

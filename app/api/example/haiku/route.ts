@@ -1,6 +1,8 @@
 import { APICallError, streamText } from "ai";
 import { z } from "zod";
 import { providerHandler } from "@/lib/provider-app";
+import { checkOrigin } from "@/lib/server/csrf";
+import { describeErrorForLog, LOG_PREFIX } from "@/lib/server/logger";
 import { createSessionProvider, listSessionModels } from "../session-provider";
 
 export const runtime = "nodejs";
@@ -11,23 +13,46 @@ const requestSchema = z.object({
   model: z.string().trim().min(1).max(100).optional(),
 });
 
+/** This route serves the app's own pages only: no extra origins (and it sends no CORS headers). */
+const NO_CROSS_ORIGINS: ReadonlySet<string> = new Set();
+
+function json(body: unknown, status = 200): Response {
+  return Response.json(body, { status, headers: { "cache-control": "no-store" } });
+}
+
 /**
  * POST /api/example/haiku  {topic?, model?}  →  {model, haiku}
  * A server-side model call made as the signed-in user: the same session cookie, the same proxy,
  * rate limit and allowed-model checks as the browser chat.
  */
 export async function POST(request: Request): Promise<Response> {
-  const session = await providerHandler.getSession(request);
-  if (session.status !== "authenticated") {
-    return Response.json({ error: "not_authenticated" }, { status: 401, headers: { "cache-control": "no-store" } });
+  // CSRF first, by the handler's rule: no Origin or the request's own origin (from Host /
+  // X-Forwarded-Host / X-Forwarded-Proto, not request.url, which Next rewrites) passes; anything
+  // else, "null" included, is refused before the session is even read.
+  const verdict = checkOrigin(request, NO_CROSS_ORIGINS);
+  if (verdict.kind === "rejected") return json({ error: "origin_not_allowed", origin: verdict.origin }, 403);
+
+  try {
+    return await writeHaiku(request);
+  } catch (error) {
+    // As the handler does: a store outage is a 503 the caller can retry; anything else a bare 500.
+    if (isStoreUnavailable(error)) {
+      console.warn(`${LOG_PREFIX} session store unavailable on POST /api/example/haiku`);
+      return json({ error: "store_unavailable", message: "The session store is unavailable. Try again shortly." }, 503);
+    }
+    console.error(`${LOG_PREFIX} internal error on POST /api/example/haiku: ${describeErrorForLog(error)}`);
+    return json({ error: "internal_error" }, 500);
   }
+}
+
+async function writeHaiku(request: Request): Promise<Response> {
+  const session = await providerHandler.getSession(request);
+  if (session.status !== "authenticated") return json({ error: "not_authenticated" }, 401);
 
   const parsed = requestSchema.safeParse(await request.json().catch(() => ({})));
-  if (!parsed.success) {
-    return Response.json({ error: "invalid_request", message: parsed.error.issues[0]?.message }, { status: 400 });
-  }
+  if (!parsed.success) return json({ error: "invalid_request", message: parsed.error.issues[0]?.message }, 400);
   const model = parsed.data.model ?? (await listSessionModels(request))[0];
-  if (!model) return Response.json({ error: "no_model_available" }, { status: 409 });
+  if (!model) return json({ error: "no_model_available" }, 409);
 
   // The backend only streams, so even a one-shot answer uses streamText and waits for the full text.
   let streamError: unknown;
@@ -35,6 +60,8 @@ export async function POST(request: Request): Promise<Response> {
     model: createSessionProvider(request).responses(model),
     prompt: `Write one haiku about ${parsed.data.topic}. Reply with the three lines only.`,
     maxRetries: 0,
+    // A caller that goes away cancels the model call upstream (the proxy passes the abort on).
+    abortSignal: request.signal,
     providerOptions: { openai: { store: false } },
     // `text` then rejects with NoOutputGeneratedError; the HTTP failure itself arrives here.
     onError: ({ error }) => {
@@ -44,9 +71,9 @@ export async function POST(request: Request): Promise<Response> {
 
   try {
     const haiku = await result.text;
-    return Response.json({ model, haiku }, { headers: { "cache-control": "no-store" } });
+    return json({ model, haiku });
   } catch (error) {
-    // The proxy's own error answer (rate_limited, model_not_allowed, responses_request_failed, ...) is passed on.
+    // The proxy's own error answer (rate_limited, model_not_allowed, store_unavailable, ...) is passed on.
     const failed = findApiCallError(streamError) ?? findApiCallError(error);
     if (failed?.statusCode && failed.statusCode >= 400 && failed.responseBody) {
       return new Response(failed.responseBody, {
@@ -54,8 +81,12 @@ export async function POST(request: Request): Promise<Response> {
         headers: { "content-type": "application/json", "cache-control": "no-store" },
       });
     }
-    return Response.json({ error: "example_failed", message: "The model call did not finish." }, { status: 502 });
+    return json({ error: "example_failed", message: "The model call did not finish." }, 502);
   }
+}
+
+function isStoreUnavailable(error: unknown): boolean {
+  return error instanceof Error && (error as { code?: unknown }).code === "store_unavailable";
 }
 
 /** The APICallError in an error or its causes, if any. */
