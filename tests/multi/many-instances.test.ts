@@ -148,3 +148,30 @@ describe("two instances sharing Upstash Redis", () => {
     }
   });
 });
+
+describe("the server-side example route (proxyFetch) on a production server", () => {
+  it("writes a haiku as the signed-in user, and refuses a foreign origin or no session", async () => {
+    const client = new SessionClient();
+    await client.signIn(cluster.a.url, cluster.mock, nextAccount());
+    const post = (init: RequestInit = {}) =>
+      fetch(`${cluster.b.url}/api/example/haiku`, {
+        method: "POST",
+        body: JSON.stringify({ topic: "rain" }),
+        ...init,
+        headers: { "content-type": "application/json", ...(init.headers as Record<string, string>) },
+      });
+
+    const written = await post({ headers: { cookie: `lwc_session=${client.cookie}` } });
+    expect(written.status).toBe(200);
+    const body = (await written.json()) as { model: string; haiku: string };
+    expect(body.model).toBe("gpt-5.5");
+    expect(body.haiku).toContain("rain");
+
+    const foreign = await post({ headers: { cookie: `lwc_session=${client.cookie}`, origin: "https://evil.example" } });
+    expect(foreign.status).toBe(403);
+    expect(await foreign.json()).toEqual({ error: "origin_not_allowed", origin: "https://evil.example" });
+
+    const anonymous = await post();
+    expect(anonymous.status).toBe(401);
+  });
+});
