@@ -29,8 +29,6 @@ afterAll(async () => {
   await mock.close();
 });
 
-
-
 function userMessage(text: string, id?: string) {
   return { ...(id ? { id } : {}), type: "message", role: "user", content: [{ type: "input_text", text }] };
 }

@@ -24,7 +24,6 @@ afterAll(async () => {
   await mock.close();
 });
 
-
 describe("device flow against the mock upstream", () => {
   it("requests a code, polls pending, is approved, exchanges the code and reads the account", async () => {
     const now = 1_800_000_000_000;

@@ -20,8 +20,6 @@ afterAll(async () => {
   await mock.close();
 });
 
-
-
 describe("refreshTokenSet against the mock upstream", () => {
   it("sends JSON, keeps the rotated refresh token, and the old one is then dead (reused)", async () => {
     const first = await signInThroughMock(mock, config, { accountId: "acct_rotate" });
