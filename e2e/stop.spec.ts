@@ -7,8 +7,11 @@ test("stopping a reply mid-stream cancels the upstream request", async ({ signed
   const fullReply = expectedReply(message);
   await chat.send(message);
 
-  // Pinned by position: after the next message, `lastAssistantMessage()` is a different one.
+  // Pinned by position: after the next message, `lastAssistantMessage()` is a different one. Counted
+  // once the new reply is on the page and streaming, not right after sending (it may not exist yet).
+  await expect(chat.assistantMessages.last()).toHaveAttribute("data-status", "streaming");
   const stoppedIndex = (await chat.assistantMessages.count()) - 1;
+  expect(stoppedIndex).toBeGreaterThanOrEqual(0);
   const reply = chat.assistantMessages.nth(stoppedIndex);
   await expect(reply).toHaveAttribute("data-status", "streaming");
   await expect(reply).toContainText("You said");
