@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { MOCK_CLIENT_ID, RESPONSES_PATH, startMockUpstream, type MockUpstream, type RecordedRequest } from "./server";
-import { jwtPayload, signInThroughMock, type MockTokenSet } from "./sign-in";
+import { exchangeCodeWithMock, jwtPayload, signInThroughMock, type DeviceGrant, type MockTokenSet } from "./sign-in";
 import { getModels, postJson, postResponses, validBody } from "./test-utils";
 
 let mock: MockUpstream;
@@ -95,18 +95,7 @@ describe("control API over HTTP", () => {
   it("approves with an account, denies and expires codes; 404 for unknown codes", async () => {
     const device = await newDevice();
     expect((await control("approve", { userCode: device.user_code.toLowerCase(), account: { plan: "pro", accountId: "acct_pro" } })).status).toBe(200);
-    const grant = (await (await poll(device)).json()) as { authorization_code: string; code_verifier: string };
-    const exchanged = await fetch(`${mock.issuer}/oauth/token`, {
-      method: "POST",
-      body: new URLSearchParams({
-        grant_type: "authorization_code",
-        code: grant.authorization_code,
-        code_verifier: grant.code_verifier,
-        client_id: MOCK_CLIENT_ID,
-        redirect_uri: `${mock.issuer}/deviceauth/callback`,
-      }),
-    });
-    const idToken = ((await exchanged.json()) as { id_token: string }).id_token;
+    const { id_token: idToken } = await exchangeCodeWithMock(mock, (await (await poll(device)).json()) as DeviceGrant);
     expect(jwtPayload(idToken)["https://api.openai.com/auth"]).toMatchObject({ chatgpt_account_id: "acct_pro", chatgpt_plan_type: "pro" });
 
     const denied = await newDevice();

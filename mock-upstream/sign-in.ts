@@ -27,7 +27,16 @@ export async function signInThroughMock(mock: MockUpstream, account?: Partial<Mo
     user_code: device.user_code,
   });
   if (!pollReply.ok) throw new Error(`poll failed: ${pollReply.status}`);
-  const grant = (await pollReply.json()) as { authorization_code: string; code_verifier: string };
+  return exchangeCodeWithMock(mock, (await pollReply.json()) as DeviceGrant);
+}
+
+export interface DeviceGrant {
+  authorization_code: string;
+  code_verifier: string;
+}
+
+/** The form-encoded authorization-code exchange, as a client sends it after an approved poll. */
+export async function exchangeCodeWithMock(mock: MockUpstream, grant: DeviceGrant): Promise<MockTokenSet> {
   const tokenReply = await fetch(`${mock.issuer}/oauth/token`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
