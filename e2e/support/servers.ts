@@ -2,8 +2,9 @@
  * Where the e2e servers listen and how they are configured. Shared by playwright.config.ts
  * (which starts them) and the specs (which talk to them).
  */
-export const MOCK_UPSTREAM_PORT = 4110;
-export const APP_PORT = 3110;
+/** Overridable so two checkouts can run the suite side by side (E2E_MOCK_UPSTREAM_PORT, E2E_APP_PORT). */
+export const MOCK_UPSTREAM_PORT = Number(process.env.E2E_MOCK_UPSTREAM_PORT ?? 4110);
+export const APP_PORT = Number(process.env.E2E_APP_PORT ?? 3110);
 export const MOCK_UPSTREAM_URL = `http://127.0.0.1:${MOCK_UPSTREAM_PORT}`;
 export const APP_URL = `http://127.0.0.1:${APP_PORT}`;
 
