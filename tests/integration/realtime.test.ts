@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createProviderHandler } from "@/lib/server/handler";
 import { codexSession } from "@/lib/upstream/realtime";
 import { CODEX_CALLS_PATH, startMockUpstream, type MockUpstream, type RecordedRequest } from "@/mock-upstream/server";
@@ -421,13 +421,17 @@ describe("realtime off", () => {
   });
 
   it("LWC_REALTIME=off through optionsFromEnv", async () => {
+    const secret = "realtime-off-test-secret-0123456789abcdef";
+    // The module also builds the app's own handler from process.env when it loads.
+    vi.stubEnv("LWC_SECRET", secret);
     const { optionsFromEnv } = await import("@/lib/provider-app");
-    const options = optionsFromEnv({ LWC_REALTIME: "off", LWC_SECRET: "realtime-off-test-secret-0123456789abcdef" });
+    vi.unstubAllEnvs();
+    const options = optionsFromEnv({ LWC_REALTIME: "off", LWC_SECRET: secret });
     const handler = createProviderHandler({ ...options, logger: { info() {}, warn() {}, error() {} } });
     const request = () =>
       new Request("http://127.0.0.1/api/provider/realtime", { method: "POST", body: JSON.stringify({ sdp: offer }) });
     expect((await handler.handler(request())).status).toBe(404);
-    const on = createProviderHandler({ ...optionsFromEnv({ LWC_SECRET: "realtime-off-test-secret-0123456789abcdef" }), logger: { info() {}, warn() {}, error() {} } });
+    const on = createProviderHandler({ ...optionsFromEnv({ LWC_SECRET: secret }), logger: { info() {}, warn() {}, error() {} } });
     expect((await on.handler(request())).status).toBe(401);
   });
 });
