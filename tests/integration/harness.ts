@@ -6,6 +6,7 @@
 import { createMemoryStore } from "@/lib/stores/memory-store";
 import type { KeyValueStore } from "@/lib/stores/types";
 import { createProviderHandler, type ProviderHandler } from "@/lib/server/handler";
+import { LOGIN_NONCE_HEADER } from "@/lib/server/login-nonce";
 import type { ProviderHandlerOptions } from "@/lib/server/options";
 import { startMockUpstream, type MockAccount, type MockUpstream, type MockUpstreamOptions } from "@/mock-upstream/server";
 import { serveHandler, type ServedHandler } from "@/test-support/serve-handler";
@@ -151,6 +152,8 @@ export interface TestReply {
 /** A browser-like client: keeps the session cookie as Set-Cookie says; records every body. */
 export class TestClient {
   cookie: string | undefined;
+  /** The pending login's tab secret (x-lwc-login-nonce), kept like a browser tab keeps it. */
+  loginNonce: string | undefined;
   constructor(
     readonly port: number,
     private readonly evidence: Evidence,
@@ -178,6 +181,7 @@ export class TestClient {
   async raw(method: string, path: string, init: { headers?: Record<string, string>; body?: BodyInit; signal?: AbortSignal } = {}) {
     const headers = new Headers(init.headers);
     if (this.cookie !== undefined && !headers.has("cookie")) headers.set("cookie", `${this.cookieName}=${this.cookie}`);
+    if (this.loginNonce !== undefined && !headers.has(LOGIN_NONCE_HEADER)) headers.set(LOGIN_NONCE_HEADER, this.loginNonce);
     const response = await fetch(`${this.origin}${BASE}${path}`, {
       method,
       headers,
@@ -190,6 +194,8 @@ export class TestClient {
   }
 
   private absorbCookies(headers: Headers): void {
+    const nonce = headers.get(LOGIN_NONCE_HEADER);
+    if (nonce !== null) this.loginNonce = nonce;
     for (const line of headers.getSetCookie()) {
       const [pair] = line.split(";");
       const eq = pair!.indexOf("=");
