@@ -230,8 +230,14 @@ export async function signIn(harness: Pick<Harness, "mock">, client: TestClient,
   return status;
 }
 
+/**
+ * Put into every default prompt: the leak scan fails a test file whose log lines contain it (prompt
+ * text must never be logged, whatever upstream quotes back).
+ */
+export const PROMPT_MARKER = "zq-prompt-marker-3141";
+
 /** A minimal valid /responses body. */
-export function responsesBody(text = "hello there", overrides: Record<string, unknown> = {}) {
+export function responsesBody(text = `hello there ${PROMPT_MARKER}`, overrides: Record<string, unknown> = {}) {
   return {
     model: "gpt-5.5",
     input: [{ role: "user", content: [{ type: "input_text", text }] }],
@@ -242,10 +248,13 @@ export function responsesBody(text = "hello there", overrides: Record<string, un
 /**
  * Issued tokens found in any collected body or log line (shown shortened). Each token is also
  * looked for by its random part alone (a JWT's signature, a refresh token without its prefix),
- * so a re-encoded or truncated copy is caught too.
+ * so a re-encoded or truncated copy is caught too. A log line with the prompt marker is a leak too.
  */
 export function findLeakedTokens(evidence: Evidence): string[] {
   const leaks: string[] = [];
+  for (const line of evidence.logs) {
+    if (line.message.includes(PROMPT_MARKER)) leaks.push(`prompt text in a log line: ${line.message.slice(0, 80)}…`);
+  }
   const haystacks = [...evidence.bodies, ...evidence.logs.map((line) => line.message)];
   for (const token of evidence.issuedTokens) {
     const needles = [token, token.split(".").at(-1)!, token.replace(/^rt_/, "")].filter((n) => n.length >= 20);
