@@ -16,4 +16,6 @@ export interface ServerContext {
   /** POST /login reusing a pending code, per login (on when the login limit is). */
   loginReuseLimiter: RateLimiter | undefined;
   responsesLimiter: RateLimiter | undefined;
+  /** GET /models per session: the /responses limit's numbers, its own bucket. */
+  modelsLimiter: RateLimiter | undefined;
 }

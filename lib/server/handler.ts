@@ -34,6 +34,7 @@ export const LOGIN_RATE_LIMIT_PREFIX = "lwc:rl:login";
 export const LOGIN_GLOBAL_RATE_LIMIT_PREFIX = "lwc:rl:login-all";
 export const LOGIN_REUSE_RATE_LIMIT_PREFIX = "lwc:rl:login-reuse";
 export const RESPONSES_RATE_LIMIT_PREFIX = "lwc:rl:responses";
+export const MODELS_RATE_LIMIT_PREFIX = "lwc:rl:models";
 
 function isStoreUnavailable(error: unknown): boolean {
   return error instanceof Error && (error as { code?: unknown }).code === "store_unavailable";
@@ -59,6 +60,9 @@ export function createProviderHandler(options: ProviderHandlerOptions = {}): Pro
       : undefined,
     responsesLimiter: resolved.responsesRateLimit
       ? createRateLimiter(store, { prefix: RESPONSES_RATE_LIMIT_PREFIX, ...resolved.responsesRateLimit })
+      : undefined,
+    modelsLimiter: resolved.responsesRateLimit
+      ? createRateLimiter(store, { prefix: MODELS_RATE_LIMIT_PREFIX, ...resolved.responsesRateLimit })
       : undefined,
   };
   const manager = createSessionManager(ctx);
