@@ -38,6 +38,11 @@ const envSchema = z.object({
   LWC_LOGIN_RATE_LIMIT_PER_MINUTE: positiveInt(10),
   LWC_LOGIN_GLOBAL_RATE_LIMIT_PER_MINUTE: positiveInt(100),
   LWC_MAX_REQUEST_BYTES: positiveInt(1_048_576),
+  LWC_TRUSTED_PROXY_HOPS: z
+    .string()
+    .optional()
+    .transform((value) => (value?.trim() ? Number(value.trim()) : 1))
+    .pipe(z.number().int().min(0).max(20)),
 });
 
 /**
@@ -71,6 +76,7 @@ export function optionsFromEnv(env: Record<string, string | undefined>): Provide
     },
     loginRateLimit: { limit: e.LWC_LOGIN_RATE_LIMIT_PER_MINUTE, windowMs: 60_000 },
     loginGlobalRateLimit: { limit: e.LWC_LOGIN_GLOBAL_RATE_LIMIT_PER_MINUTE, windowMs: 60_000 },
+    trustedProxyHops: e.LWC_TRUSTED_PROXY_HOPS,
     upstream: {
       fetch: uncachedFetch,
       ...(e.LWC_ISSUER_URL ? { issuer: e.LWC_ISSUER_URL } : {}),
