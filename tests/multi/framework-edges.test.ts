@@ -78,6 +78,28 @@ describe("POST /api/example/haiku body limit", () => {
   });
 });
 
+describe("POST /api/example/haiku while /responses is rate-limited", () => {
+  it("answers the 429 without calling upstream /models again (the list comes from the per-account cache)", async () => {
+    const user = new SessionClient();
+    await user.signIn(server.url, mock, { accountId: "acct_haiku_limited", email: "limited@example.com" });
+    const cookie = `lwc_session=${user.cookie}`;
+    const body = JSON.stringify({ model: "gpt-5.5", input: "hi" });
+    // The default limit is 30 per minute and session: use it up.
+    for (let i = 0; i < 30; i += 1) {
+      const reply = await fetch(`${server.url}/api/provider/responses`, { method: "POST", headers: { cookie, "content-type": "application/json" }, body });
+      await reply.text();
+    }
+    const modelCalls = () => mock.requests({ path: "/backend-api/codex/models" }).length;
+    const before = modelCalls();
+    for (let i = 0; i < 5; i += 1) {
+      const reply = await fetch(`${server.url}/api/example/haiku`, { method: "POST", headers: { cookie, "content-type": "application/json" }, body: "{}" });
+      expect(reply.status).toBe(429);
+      expect(await reply.json()).toMatchObject({ error: "rate_limited" });
+    }
+    expect(modelCalls()).toBe(before);
+  });
+});
+
 async function rawRequest(text: string): Promise<string> {
   const { connect } = await import("node:net");
   const { port } = new URL(server.url);
