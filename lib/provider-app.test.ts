@@ -30,6 +30,7 @@ describe("lib/provider-app", () => {
       enableResponsesProxy: true,
       responsesProxy: { rateLimit: { limit: 30, windowMs: 60_000 }, maxRequestBytes: 1_048_576 },
       loginRateLimit: { limit: 10, windowMs: 60_000 },
+      trustedProxyHops: 1,
       upstream: {},
     });
     expect(defaults.responsesProxy).not.toHaveProperty("allowedModels");
@@ -46,6 +47,7 @@ describe("lib/provider-app", () => {
       LWC_RATE_LIMIT_PER_MINUTE: "5",
       LWC_LOGIN_RATE_LIMIT_PER_MINUTE: "50",
       LWC_MAX_REQUEST_BYTES: "2048",
+      LWC_TRUSTED_PROXY_HOPS: "0",
     });
     expect(custom).toMatchObject({
       secrets: [SECRET, `${SECRET}-old`],
@@ -54,6 +56,7 @@ describe("lib/provider-app", () => {
       enableResponsesProxy: false,
       responsesProxy: { rateLimit: { limit: 5 }, allowedModels: ["gpt-5.5", "gpt-5.5-mini"], maxRequestBytes: 2048 },
       loginRateLimit: { limit: 50 },
+      trustedProxyHops: 0,
       clientVersion: "0.170.0",
       upstream: {
         issuer: "http://127.0.0.1:4010",

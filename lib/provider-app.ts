@@ -48,6 +48,11 @@ const envSchema = z.object({
   LWC_REALTIME_VOICE_MODES: commaList.pipe(z.array(z.enum(VOICE_MODES))),
   LWC_REALTIME_MAX_REQUEST_BYTES: positiveInt(65_536),
   LWC_CHATGPT_URL: optionalText,
+  LWC_TRUSTED_PROXY_HOPS: z
+    .string()
+    .optional()
+    .transform((value) => (value?.trim() ? Number(value.trim()) : 1))
+    .pipe(z.number().int().min(0).max(20)),
 });
 
 /**
@@ -88,6 +93,7 @@ export function optionsFromEnv(env: Record<string, string | undefined>): Provide
     },
     loginRateLimit: { limit: e.LWC_LOGIN_RATE_LIMIT_PER_MINUTE, windowMs: 60_000 },
     loginGlobalRateLimit: { limit: e.LWC_LOGIN_GLOBAL_RATE_LIMIT_PER_MINUTE, windowMs: 60_000 },
+    trustedProxyHops: e.LWC_TRUSTED_PROXY_HOPS,
     upstream: {
       fetch: uncachedFetch,
       ...(e.LWC_ISSUER_URL ? { issuer: e.LWC_ISSUER_URL } : {}),

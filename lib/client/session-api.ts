@@ -15,18 +15,62 @@ export interface SessionApi {
   logout(signal?: AbortSignal): Promise<PublicSessionState>;
 }
 
+/** The header POST /login answers with the pending login's secret; /login, /status and /session send it back. */
+export const LOGIN_NONCE_HEADER = "x-lwc-login-nonce";
+
+/**
+ * Keeps the tab's login nonce in sessionStorage (one per tab, survives reloads, not shared with
+ * other tabs), or in memory where there is no sessionStorage. The server shows a pending code, and
+ * advances the login, only to the tab holding its nonce: a session cookie planted by someone else
+ * then reads as signed out, and signing in starts this tab's own login.
+ */
+function createNonceKeeper(basePath: string) {
+  const key = `lwc-login-nonce:${basePath || "/"}`;
+  let inMemory: string | null = null;
+  const storage = (): Storage | null => {
+    try {
+      return typeof sessionStorage === "undefined" ? null : sessionStorage;
+    } catch {
+      return null; // storage blocked by the browser's settings
+    }
+  };
+  return {
+    get(): string | null {
+      try {
+        return storage()?.getItem(key) ?? inMemory;
+      } catch {
+        return inMemory;
+      }
+    },
+    set(value: string): void {
+      inMemory = value;
+      try {
+        storage()?.setItem(key, value);
+      } catch {
+        // The in-memory copy still serves this page.
+      }
+    },
+  };
+}
+
 export function createSessionApi(options: SessionApiOptions = {}): SessionApi {
   const basePath = normalizeBasePath(options.basePath);
   const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
+  const nonce = createNonceKeeper(basePath);
 
   const call = async (method: "GET" | "POST", path: string, signal?: AbortSignal): Promise<PublicSessionState> => {
+    const headers: Record<string, string> = { accept: "application/json" };
+    const kept = nonce.get();
+    if (kept !== null) headers[LOGIN_NONCE_HEADER] = kept;
     const response = await doFetch(`${basePath}${path}`, {
       method,
       credentials: "include",
       cache: "no-store",
-      headers: { accept: "application/json" },
+      headers,
       signal,
     });
+    const issued = response.headers.get(LOGIN_NONCE_HEADER);
+    if (issued) nonce.set(issued);
     if (!response.ok) throw await providerProxyErrorFromResponse(response);
     const parsed = publicSessionStateSchema.safeParse(await response.json().catch(() => null));
     if (!parsed.success) {

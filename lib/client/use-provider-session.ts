@@ -50,8 +50,10 @@ function isAbort(error: unknown): boolean {
 
 /**
  * The browser side of the device-code login: reads /session on mount (a pending login survives a
- * reload and resumes polling), polls /status at the server's interval (never faster, one request at
- * a time) and stops at authenticated, expired or error.
+ * reload of the tab that started it and resumes polling; any other tab, or a page that finds a
+ * cookie it did not get itself, reads signed out and its sign-in starts its own login), polls
+ * /status at the server's interval (never faster, one request at a time) and stops at
+ * authenticated, expired or error.
  */
 export function useProviderSession(options: UseProviderSessionOptions = {}): ProviderSession {
   const { basePath, fetch: customFetch } = options;

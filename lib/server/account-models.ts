@@ -21,13 +21,15 @@ function isUnauthorized(error: unknown): boolean {
 }
 
 /**
- * The slugs the account may pick (listed models, priority order), with tokens refreshed first and
- * one forced refresh + retry when the backend answers 401. Throws ProviderAuthError.
+ * The slugs the account may pick (listed models, priority order), with tokens refreshed first
+ * (unless the caller just did: `refreshed`) and one forced refresh + retry when the backend answers
+ * 401. Throws ProviderAuthError.
  */
 export async function fetchAccountModelSlugs(
   ctx: ServerContext,
   manager: SessionManager,
   session: LoadedSession<AuthenticatedRecord>,
+  refreshed?: AuthenticatedRecord,
 ): Promise<string[]> {
   const list = async (record: AuthenticatedRecord) =>
     (await fetchModels(ctx.options.upstream, {
@@ -35,7 +37,7 @@ export async function fetchAccountModelSlugs(
       accountId: record.account.accountId,
     })).map((model) => model.slug);
 
-  const record = await manager.freshTokens(session);
+  const record = refreshed ?? (await manager.freshTokens(session));
   try {
     return await list(record);
   } catch (error) {

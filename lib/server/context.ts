@@ -13,5 +13,9 @@ export interface ServerContext {
   /** Undefined when the limit is turned off. */
   loginLimiter: RateLimiter | undefined;
   loginGlobalLimiter: RateLimiter | undefined;
+  /** POST /login reusing a pending code, per login (on when the login limit is). */
+  loginReuseLimiter: RateLimiter | undefined;
   responsesLimiter: RateLimiter | undefined;
+  /** GET /models per session: the /responses limit's numbers, its own bucket. */
+  modelsLimiter: RateLimiter | undefined;
 }

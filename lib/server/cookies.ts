@@ -51,6 +51,35 @@ export function createCookieSigner(secrets: readonly string[]): SessionCookieSig
   };
 }
 
+function isSecureCookie(request: Request, cookie: ResolvedCookieOptions): boolean {
+  return cookie.secure === "auto" ? isSecureRequest(request) : cookie.secure;
+}
+
+/**
+ * The cookie's name for this request: `__Host-<name>` whenever the cookie is Secure (and the
+ * prefix is on), so a sibling subdomain or a plain-HTTP page cannot set or shadow it; else `<name>`.
+ */
+export function sessionCookieName(request: Request, cookie: ResolvedCookieOptions): string {
+  return cookie.hostPrefix && isSecureCookie(request, cookie) ? `__Host-${cookie.name}` : cookie.name;
+}
+
+/**
+ * The one cookie value a request is judged by: the first value of the session cookie whose signature
+ * verifies (browsers send the most specific path first). Never more than one store read, however
+ * many copies a request carries.
+ */
+export async function readSessionCookie(
+  request: Request,
+  cookie: ResolvedCookieOptions,
+  signer: SessionCookieSigner,
+): Promise<string | null> {
+  for (const value of readCookieValues(request, sessionCookieName(request, cookie))) {
+    const id = await signer.verify(value);
+    if (id !== null) return id;
+  }
+  return null;
+}
+
 /** Every value of the named cookie in the request's Cookie header (browsers may send duplicates). */
 export function readCookieValues(request: Request, name: string): string[] {
   const header = request.headers.get("cookie");
@@ -77,12 +106,12 @@ export function serializeSessionCookie(
   value: string,
   maxAgeSeconds: number = cookie.maxAgeSeconds,
 ): string {
-  const parts = [`${cookie.name}=${encodeURIComponent(value)}`, `Path=${cookie.path}`, `Max-Age=${maxAgeSeconds}`];
+  const name = sessionCookieName(request, cookie);
+  const parts = [`${name}=${encodeURIComponent(value)}`, `Path=${cookie.path}`, `Max-Age=${maxAgeSeconds}`];
   if (maxAgeSeconds === 0) parts.push("Expires=Thu, 01 Jan 1970 00:00:00 GMT");
   if (cookie.domain) parts.push(`Domain=${cookie.domain}`);
   if (cookie.httpOnly) parts.push("HttpOnly");
-  const secure = cookie.secure === "auto" ? isSecureRequest(request) : cookie.secure;
-  if (secure) parts.push("Secure");
+  if (isSecureCookie(request, cookie)) parts.push("Secure");
   parts.push(`SameSite=${cookie.sameSite[0]!.toUpperCase()}${cookie.sameSite.slice(1)}`);
   return parts.join("; ");
 }

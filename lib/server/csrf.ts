@@ -25,11 +25,13 @@ export const CORS_ALLOWED_HEADERS = [
   "content-type",
   "x-login-with-provider-service-tier",
   "x-login-with-provider-reasoning-effort",
+  "x-lwc-login-nonce",
 ];
 
 /** Reply headers a cross-origin client may read. */
 export const CORS_EXPOSED_HEADERS = [
   "retry-after",
+  "x-lwc-login-nonce",
   "x-login-with-provider-service-tier-fallback",
   "x-codex-primary-used-percent",
   "x-codex-primary-window-minutes",

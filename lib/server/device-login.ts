@@ -10,6 +10,7 @@ import type { ServerContext } from "./context";
 import { serializeSessionCookie } from "./cookies";
 import { randomId } from "./encoding";
 import { LOG_PREFIX } from "./logger";
+import { carriesLoginNonce, newLoginNonce } from "./login-nonce";
 import { AUTHORIZATION_EXPIRED_MESSAGE, toPublicState, type PublicSessionState } from "./public-state";
 import type { LoadedSession, PendingRecord, SessionRecord } from "./session-record";
 
@@ -20,43 +21,54 @@ export interface StateOutcome {
   state: PublicSessionState;
   /** A Set-Cookie value when the session id was created or rotated. */
   setCookie?: string;
+  /** The pending login's tab secret, sent back once in the x-lwc-login-nonce reply header. */
+  loginNonce?: string;
 }
 
-export type LoginOutcome = StateOutcome | { rateLimited: true; retryAfterSeconds: number };
+export type LoginOutcome =
+  | StateOutcome
+  /** `scope: "all"` is the backstop across every client, not this client's own limit. */
+  | { rateLimited: true; retryAfterSeconds: number; scope: "client" | "all" };
+
+/** POST /login moves one pending login to a new session id at most this often per window. */
+export const LOGIN_REUSE_RATE_LIMIT = { limit: 20, windowMs: 60_000 };
 
 /** A login that has not signed in is kept this long after its code runs out (so /session can say "expired"). */
 export const UNFINISHED_LOGIN_GRACE_MS = 60 * 60_000;
 
 /**
  * POST /login. An authenticated session is answered as is. Otherwise the login moves to a NEW session
- * id (new cookie, old record deleted) whether it reuses a still-valid pending code (no upstream call)
- * or asks upstream for a new one (counted against the login limits): a session id planted in the
- * browser before sign-in is thereby worthless. Upstream trouble throws the ProviderAuthError
- * (device_code_disabled, device_code_request_failed, network_error); the session is then left as it was.
+ * id (new cookie, old record gone): a still-valid pending code is reused (no upstream call) only by
+ * the tab that started it (its login nonce), and only by the one request that atomically claims the
+ * old record; anything else asks upstream for a new code (counted against the login limits). A session
+ * id planted in the browser before sign-in is thereby worthless. Upstream trouble throws the
+ * ProviderAuthError (device_code_disabled, device_code_request_failed, network_error); the session is
+ * then left as it was.
  */
 export async function startLogin(
   ctx: ServerContext,
   request: Request,
   existing: LoadedSession | null,
-  clientAddress: string,
+  limitKeys: { client: string; prefix: string },
 ): Promise<LoginOutcome> {
   const { options } = ctx;
   const now = options.now();
   const record = existing?.record;
   if (record?.state === "authenticated") return { state: toPublicState(record, now) };
-  if (record?.state === "pending" && now < record.device.expiresAt) {
-    return moveToNewSession(ctx, request, existing, record);
+  if (record?.state === "pending" && now < record.device.expiresAt && carriesLoginNonce(request, record)) {
+    return reusePending(ctx, request, existing as LoadedSession<PendingRecord>);
   }
 
-  for (const [limiter, key] of [
-    [ctx.loginLimiter, clientAddress],
-    [ctx.loginGlobalLimiter, "all"],
+  // The per-address limit, then one per address prefix (so one client with many addresses of one
+  // network cannot use up the backstop), then the backstop across all clients.
+  for (const [limiter, key, scope] of [
+    [ctx.loginLimiter, limitKeys.client, "client"],
+    [ctx.loginLimiter, `prefix:${limitKeys.prefix}`, "client"],
+    [ctx.loginGlobalLimiter, "all", "all"],
   ] as const) {
     if (!limiter) continue;
     const limit = await limiter.limit(key);
-    if (!limit.success) {
-      return { rateLimited: true, retryAfterSeconds: Math.max(1, Math.ceil((limit.reset - now) / 1000)) };
-    }
+    if (!limit.success) return rateLimited(limit.reset, now, scope);
   }
   const device = await requestDeviceCode(options.upstream, { now });
   const pending: PendingRecord = {
@@ -66,22 +78,44 @@ export async function startLogin(
     // Until sign-in the record only needs to outlive its code; sign-in starts the real session lifetime.
     expiresAt: Math.min(now + options.sessionTtlMs, device.expiresAt + UNFINISHED_LOGIN_GRACE_MS),
     state: "pending",
-    device,
+    device: { ...device, nonce: newLoginNonce() },
   };
-  return moveToNewSession(ctx, request, existing, pending);
+  const sessionId = randomId();
+  await ctx.sessions.save(sessionId, pending);
+  if (existing !== null) await ctx.sessions.delete(existing.id);
+  return movedTo(ctx, request, sessionId, pending);
 }
 
-async function moveToNewSession(
+function rateLimited(reset: number, now: number, scope: "client" | "all"): LoginOutcome {
+  return { rateLimited: true, retryAfterSeconds: Math.max(1, Math.ceil((reset - now) / 1000)), scope };
+}
+
+/**
+ * The same pending login under a new id. Only the request that deletes the old record (compared with
+ * the value it read) goes on, so concurrent requests with one cookie leave exactly one live record;
+ * the others get the state without a cookie. Counted per login in a cheap limiter.
+ */
+async function reusePending(
   ctx: ServerContext,
   request: Request,
-  existing: LoadedSession | null,
-  record: PendingRecord,
-): Promise<StateOutcome> {
+  existing: LoadedSession<PendingRecord>,
+): Promise<LoginOutcome> {
+  const now = ctx.options.now();
+  if (ctx.loginReuseLimiter) {
+    const limit = await ctx.loginReuseLimiter.limit(existing.record.loginId);
+    if (!limit.success) return rateLimited(limit.reset, now, "client");
+  }
+  const claimed = existing.sealed !== undefined && (await ctx.sessions.claim(existing.id, existing.sealed));
+  if (!claimed) return { state: toPublicState(existing.record, now) };
+  const moved: PendingRecord = { ...existing.record, device: { ...existing.record.device, nonce: newLoginNonce() } };
   const sessionId = randomId();
-  await ctx.sessions.save(sessionId, record);
-  if (existing !== null) await ctx.sessions.delete(existing.id);
+  await ctx.sessions.save(sessionId, moved);
+  return movedTo(ctx, request, sessionId, moved);
+}
+
+async function movedTo(ctx: ServerContext, request: Request, sessionId: string, record: PendingRecord): Promise<StateOutcome> {
   const setCookie = serializeSessionCookie(request, ctx.options.cookie, await ctx.signer.sign(sessionId));
-  return { state: toPublicState(record, ctx.options.now()), setCookie };
+  return { state: toPublicState(record, ctx.options.now()), setCookie, loginNonce: record.device.nonce };
 }
 
 function withFailure(record: SessionRecord, state: "expired" | "error", code: string, message: string): SessionRecord {
@@ -125,7 +159,8 @@ export async function advancePending(
   if (device.lastPollAt !== undefined && now - device.lastPollAt < intervalMs) return pendingState;
   // The lock covers the whole poll (it may take up to the request timeout) and then stays one more
   // interval, so a request that read the record before this poll was written cannot poll again at once.
-  const lockKey = `${POLL_LOCK_PREFIX}${session.id}`;
+  // Keyed by the login, not the session id: however many ids a login had, it polls once per interval.
+  const lockKey = `${POLL_LOCK_PREFIX}${session.record.loginId}`;
   const pollBudgetMs = Math.max(intervalMs, options.upstream.requestTimeoutMs + POLL_LOCK_MARGIN_MS);
   if (!(await options.store.setIfAbsent(lockKey, "1", pollBudgetMs))) return pendingState;
   try {

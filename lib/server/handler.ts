@@ -2,6 +2,7 @@ import { createRateLimiter } from "@/lib/stores/rate-limit";
 import { createAccountModelsCache } from "./account-models";
 import type { ServerContext } from "./context";
 import { createCookieSigner } from "./cookies";
+import { LOGIN_REUSE_RATE_LIMIT } from "./device-login";
 import { applyCorsHeaders, applyPreflightHeaders, checkOrigin, type OriginVerdict } from "./csrf";
 import { ensureNoStore, errorResponse, textResponse } from "./json";
 import { describeErrorForLog, LOG_PREFIX } from "./logger";
@@ -32,7 +33,9 @@ export interface ProviderHandler {
 
 export const LOGIN_RATE_LIMIT_PREFIX = "lwc:rl:login";
 export const LOGIN_GLOBAL_RATE_LIMIT_PREFIX = "lwc:rl:login-all";
+export const LOGIN_REUSE_RATE_LIMIT_PREFIX = "lwc:rl:login-reuse";
 export const RESPONSES_RATE_LIMIT_PREFIX = "lwc:rl:responses";
+export const MODELS_RATE_LIMIT_PREFIX = "lwc:rl:models";
 
 function isStoreUnavailable(error: unknown): boolean {
   return error instanceof Error && (error as { code?: unknown }).code === "store_unavailable";
@@ -50,11 +53,17 @@ export function createProviderHandler(options: ProviderHandlerOptions = {}): Pro
     loginLimiter: resolved.loginRateLimit
       ? createRateLimiter(store, { prefix: LOGIN_RATE_LIMIT_PREFIX, ...resolved.loginRateLimit })
       : undefined,
+    loginReuseLimiter: resolved.loginRateLimit
+      ? createRateLimiter(store, { prefix: LOGIN_REUSE_RATE_LIMIT_PREFIX, ...LOGIN_REUSE_RATE_LIMIT })
+      : undefined,
     loginGlobalLimiter: resolved.loginGlobalRateLimit
       ? createRateLimiter(store, { prefix: LOGIN_GLOBAL_RATE_LIMIT_PREFIX, ...resolved.loginGlobalRateLimit })
       : undefined,
     responsesLimiter: resolved.responsesRateLimit
       ? createRateLimiter(store, { prefix: RESPONSES_RATE_LIMIT_PREFIX, ...resolved.responsesRateLimit })
+      : undefined,
+    modelsLimiter: resolved.responsesRateLimit
+      ? createRateLimiter(store, { prefix: MODELS_RATE_LIMIT_PREFIX, ...resolved.responsesRateLimit })
       : undefined,
   };
   const manager = createSessionManager(ctx);
@@ -96,6 +105,8 @@ export function createProviderHandler(options: ProviderHandlerOptions = {}): Pro
 
   function finish(response: Response, verdict: OriginVerdict): Response {
     const final = ensureNoStore(response);
+    // Whatever a reply (or an upstream reply passed through) claims to be, browsers must not sniff it into HTML.
+    final.headers.set("x-content-type-options", "nosniff");
     if (verdict.kind === "allowed-cross-origin") applyCorsHeaders(final.headers, verdict.origin);
     return final;
   }
@@ -134,7 +145,7 @@ export function createProviderHandler(options: ProviderHandlerOptions = {}): Pro
     handler,
     proxyFetch,
     async getSession(request) {
-      return toPublicState((await manager.read(request))?.record ?? null, resolved.now());
+      return toPublicState((await manager.readOwn(request))?.record ?? null, resolved.now());
     },
     dangerouslyGetTokens: createTokenExport(ctx, manager),
   };

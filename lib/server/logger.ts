@@ -14,10 +14,20 @@ export const consoleLogger: Logger = {
   error: (message) => console.error(message),
 };
 
-/** A one-line, bounded description of an unexpected error: name and message, never a stack. */
-export function describeErrorForLog(error: unknown, maxChars = 200): string {
+const IDENTIFIER = /^[A-Za-z][A-Za-z0-9_.:-]{0,63}$/;
+
+/** `value` when it is a short identifier (an error code or type), else undefined: free text never reaches a log line. */
+export function identifierOrUndefined(value: unknown): string | undefined {
+  return typeof value === "string" && IDENTIFIER.test(value) ? value : undefined;
+}
+
+/**
+ * A one-line description of an unexpected error for the log: its class name and, when it has one,
+ * its code. Never the message: messages can quote header values, URLs, bodies or prompt text.
+ */
+export function describeErrorForLog(error: unknown): string {
   if (!(error instanceof Error)) return typeof error;
-  const message = error.message.replace(/\s+/g, " ").trim();
-  const bounded = message.length > maxChars ? `${message.slice(0, maxChars)}…` : message;
-  return bounded ? `${error.name}: ${bounded}` : error.name;
+  const name = identifierOrUndefined(error.name) ?? "Error";
+  const code = identifierOrUndefined((error as { code?: unknown }).code);
+  return code ? `${name} (code=${code})` : name;
 }

@@ -3,7 +3,7 @@ import { createMemoryStore } from "@/lib/stores/memory-store";
 import type { KeyValueStore } from "@/lib/stores/types";
 import { resolveUpstreamConfig } from "@/lib/upstream/config";
 import type { UpstreamConfig } from "@/lib/upstream/types";
-import { clientAddress as defaultClientAddress } from "./client-address";
+import { DEFAULT_TRUSTED_PROXY_HOPS, forwardedClientAddress } from "./client-address";
 import { consoleLogger, type Logger } from "./logger";
 import { resolveRealtimeOptions, type RealtimeOptions, type ResolvedRealtimeOptions } from "./realtime-options";
 import { resolveSecrets } from "./session-seal";
@@ -15,8 +15,15 @@ export interface RateLimitOption {
 
 /** Overrides for the session cookie. Anything left out keeps the default shown. */
 export interface SessionCookieOptions {
-  /** Default `lwc_session`. */
+  /** Default `lwc_session`; sent as `__Host-lwc_session` whenever the cookie is Secure (see hostPrefix). */
   name?: string;
+  /**
+   * Default true unless `domain` is set or `path` is not `/`: a Secure cookie is named
+   * `__Host-<name>`, which browsers only accept from this exact host over HTTPS with Path=/ and no
+   * Domain, so a sibling subdomain cannot plant or shadow it. `false` keeps the plain name (needed
+   * for a `domain` cookie).
+   */
+  hostPrefix?: boolean;
   /** Default true. */
   httpOnly?: boolean;
   /** Default `lax`. `none` only works together with Secure. */
@@ -67,9 +74,15 @@ export interface ProviderHandlerOptions {
    */
   loginGlobalRateLimit?: RateLimitOption | false;
   /**
-   * The client address the per-address login limit counts by. Default: the first X-Forwarded-For
-   * entry, else X-Real-IP (right on Vercel, which overwrites both; behind your own proxy, make sure
-   * it sets them, or derive the address here).
+   * How many proxies in front of the app append to X-Forwarded-For (and can be trusted): the client
+   * address is the entry that many places from the right. Default 1 (Vercel, which replaces the
+   * header, or one reverse proxy of yours that appends). 0: no address is trusted and every client
+   * shares one login bucket.
+   */
+  trustedProxyHops?: number;
+  /**
+   * The client address the per-address login limit counts by (overrides trustedProxyHops). Whatever
+   * it returns is used as an IP when it is one and hashed to a fixed length otherwise.
    */
   clientAddress?: (request: Request) => string;
   upstream?: Partial<UpstreamConfig>;
@@ -99,6 +112,7 @@ export interface ResolvedCookieOptions {
   domain?: string;
   secure: boolean | "auto";
   maxAgeSeconds: number;
+  hostPrefix: boolean;
 }
 
 export interface ResolvedOptions {
@@ -134,6 +148,7 @@ const numbersSchema = z.object({
   loginGlobalRateLimit: rateLimitSchema,
   cookieMaxAgeSeconds: z.number().int().nonnegative(),
   cookieName: z.string().regex(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/, "must be a cookie token"),
+  trustedProxyHops: z.number().int().min(0).max(20),
 });
 
 /** `/api/provider/` → `/api/provider`; always one leading slash. */
@@ -175,6 +190,7 @@ export function resolveOptions(options: ProviderHandlerOptions = {}): ResolvedOp
     loginGlobalRateLimit: options.loginGlobalRateLimit ?? DEFAULT_LOGIN_GLOBAL_RATE_LIMIT,
     cookieMaxAgeSeconds,
     cookieName,
+    trustedProxyHops: options.trustedProxyHops ?? DEFAULT_TRUSTED_PROXY_HOPS,
   });
   if (!checked.success) {
     const issue = checked.error.issues[0];
@@ -183,6 +199,11 @@ export function resolveOptions(options: ProviderHandlerOptions = {}): ResolvedOp
 
   const upstreamOverrides: Partial<UpstreamConfig> = { ...options.upstream };
   if (options.clientVersion !== undefined) upstreamOverrides.clientVersion = options.clientVersion;
+  const hostPrefixAllowed = cookieOverrides.domain === undefined && (cookieOverrides.path ?? "/") === "/";
+  if (cookieOverrides.hostPrefix === true && !hostPrefixAllowed) {
+    throw new Error("Invalid provider handler option cookie.hostPrefix: a __Host- cookie cannot have a domain or a path other than /");
+  }
+  const trustedProxyHops = checked.data.trustedProxyHops;
   const allowedModels = proxy.allowedModels?.map((model) => model.trim()).filter((model) => model !== "");
 
   return {
@@ -197,6 +218,7 @@ export function resolveOptions(options: ProviderHandlerOptions = {}): ResolvedOp
       ...(cookieOverrides.domain !== undefined ? { domain: cookieOverrides.domain } : {}),
       secure: cookieOverrides.secure ?? "auto",
       maxAgeSeconds: cookieMaxAgeSeconds,
+      hostPrefix: cookieOverrides.hostPrefix ?? hostPrefixAllowed,
     },
     store: options.sessionStore ?? createMemoryStore({ now }),
     secrets: resolveSecrets(options.secrets, logger),
@@ -208,7 +230,7 @@ export function resolveOptions(options: ProviderHandlerOptions = {}): ResolvedOp
     realtime: resolveRealtimeOptions(options.realtime),
     loginRateLimit: checked.data.loginRateLimit,
     loginGlobalRateLimit: checked.data.loginGlobalRateLimit,
-    clientAddress: options.clientAddress ?? defaultClientAddress,
+    clientAddress: options.clientAddress ?? ((request) => forwardedClientAddress(request, trustedProxyHops)),
     upstream: resolveUpstreamConfig(upstreamOverrides),
     dangerouslyAllowTokenExport: options.dangerouslyAllowTokenExport ?? false,
     dangerouslyAllowRefreshTokenExport: options.dangerouslyAllowRefreshTokenExport ?? false,

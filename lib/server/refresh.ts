@@ -1,6 +1,6 @@
 import type { KeyValueStore } from "@/lib/stores/types";
 import { ProviderAuthError, isRefreshTokenInvalid } from "@/lib/upstream/errors";
-import { needsRefresh, refreshTokenSet } from "@/lib/upstream/tokens";
+import { needsRefresh, refreshTokenSet, revokeRefreshToken } from "@/lib/upstream/tokens";
 import type { UpstreamConfig } from "@/lib/upstream/types";
 import { randomId } from "./encoding";
 import type { AuthenticatedRecord, LoadedSession } from "./session-record";
@@ -58,23 +58,45 @@ export function createRefreshCoordinator(deps: Deps) {
     return !force && !needsRefresh(current.tokens, deps.now());
   }
 
-  async function reread(sessionId: string): Promise<AuthenticatedRecord> {
-    const current = await deps.sessions.load(sessionId);
-    if (current?.state !== "authenticated") {
-      // Another holder found the refresh token dead and deleted the session (or the user signed out).
-      throw new ProviderAuthError("refresh_token_invalid", "The session ended while its tokens were being refreshed");
-    }
-    return current;
+  const sessionEnded = () =>
+    new ProviderAuthError("refresh_token_invalid", "The session ended while its tokens were being refreshed");
+
+  async function reread(sessionId: string): Promise<{ current: AuthenticatedRecord; sealed: string }> {
+    const loaded = await deps.sessions.loadSealed(sessionId);
+    // Another holder found the refresh token dead and deleted the session (or the user signed out).
+    if (loaded?.record.state !== "authenticated") throw sessionEnded();
+    return { current: loaded.record, sealed: loaded.sealed };
   }
 
-  /** Saves rotated tokens, retrying a failed write: losing them would make the next caller resend a dead token. */
-  async function saveRotated(sessionId: string, updated: AuthenticatedRecord, replaced: string): Promise<void> {
+  /**
+   * The session was deleted (sign-out) while we refreshed: the tokens just rotated must not outlive
+   * it, and sign-out could only revoke the refresh token they replaced, so revoke the new one here.
+   */
+  async function discardRotated(updated: AuthenticatedRecord): Promise<never> {
+    unsaved.delete(updated.loginId);
+    await revokeRefreshToken(deps.upstream, updated.tokens.refreshToken);
+    throw sessionEnded();
+  }
+
+  /**
+   * Saves rotated tokens only over the record they were rotated from (a compare-and-set, so a
+   * sign-out meanwhile is never undone), retrying a failed write: losing them would make the next
+   * caller resend a dead token.
+   */
+  async function saveRotated(sessionId: string, sealed: string, updated: AuthenticatedRecord, replaced: string): Promise<void> {
     for (let attempt = 0; ; attempt += 1) {
       try {
-        await deps.sessions.save(sessionId, updated);
+        if (!(await deps.sessions.saveIfUnchanged(sessionId, sealed, updated))) {
+          // An earlier attempt may have been written after all (its reply was lost): then we are done.
+          const now = await deps.sessions.load(sessionId);
+          if (now?.state !== "authenticated" || now.tokens.refreshToken !== updated.tokens.refreshToken) {
+            await discardRotated(updated);
+          }
+        }
         unsaved.delete(updated.loginId);
         return;
       } catch (error) {
+        if (isRefreshTokenInvalid(error)) throw error;
         const delay = SAVE_RETRY_DELAYS_MS[attempt];
         if (delay === undefined) {
           unsaved.set(updated.loginId, { replaced, tokens: updated.tokens });
@@ -86,12 +108,12 @@ export function createRefreshCoordinator(deps: Deps) {
   }
 
   async function refreshHoldingLock(sessionId: string, seen: AuthenticatedRecord, force: boolean) {
-    const current = await reread(sessionId);
+    const { current, sealed } = await reread(sessionId);
     if (alreadyFresh(current, seen, force)) return current;
     const rescued = unsaved.get(current.loginId);
     if (rescued?.replaced === current.tokens.refreshToken) {
       const updated: AuthenticatedRecord = { ...current, tokens: rescued.tokens };
-      await saveRotated(sessionId, updated, rescued.replaced);
+      await saveRotated(sessionId, sealed, updated, rescued.replaced);
       return updated;
     }
     let tokens;
@@ -107,7 +129,7 @@ export function createRefreshCoordinator(deps: Deps) {
       throw error;
     }
     const updated: AuthenticatedRecord = { ...current, tokens };
-    await saveRotated(sessionId, updated, current.tokens.refreshToken);
+    await saveRotated(sessionId, sealed, updated, current.tokens.refreshToken);
     return updated;
   }
 

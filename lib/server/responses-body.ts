@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { readBodyWithLimit } from "./body-limit";
 import { errorResponse } from "./json";
+import { exceedsJsonDepth, MAX_JSON_DEPTH } from "./json-depth";
 
 /** The only shape rules we check ourselves; the rest of the Responses API body passes through. */
 const responsesRequestSchema = z.looseObject({
@@ -16,7 +17,7 @@ function invalid(message: string): BodyResult {
   return { ok: false, response: errorResponse(400, "invalid_responses_request", { message }) };
 }
 
-/** Size limit first (413 before any parsing), then JSON, then the shape. Messages never echo the body. */
+/** Size limit first (413 before any parsing), then nesting depth, then JSON, then the shape. Messages never echo the body. */
 export async function readResponsesBody(request: Request, maxRequestBytes: number): Promise<BodyResult> {
   const read = await readBodyWithLimit(request, maxRequestBytes);
   if (!read.ok && read.reason === "too_large") {
@@ -27,9 +28,11 @@ export async function readResponsesBody(request: Request, maxRequestBytes: numbe
     if (request.signal.aborted) return { ok: false, response: new Response(null, { status: 499 }) };
     return invalid("The request body could not be read to its end.");
   }
+  const text = new TextDecoder().decode(read.bytes);
+  if (exceedsJsonDepth(text)) return invalid(`The request body nests deeper than ${MAX_JSON_DEPTH} levels.`);
   let json: unknown;
   try {
-    json = JSON.parse(new TextDecoder().decode(read.bytes));
+    json = JSON.parse(text);
   } catch {
     return invalid("The request body must be JSON.");
   }

@@ -1,9 +1,11 @@
 import { isProviderAuthError, isRefreshTokenInvalid } from "@/lib/upstream/errors";
 import { needsRefresh, revokeRefreshToken } from "@/lib/upstream/tokens";
 import type { ServerContext } from "./context";
-import { clearSessionCookie, readCookieValues } from "./cookies";
+import type { LoginLimitKeys } from "./client-address";
+import { clearSessionCookie, readSessionCookie } from "./cookies";
 import { advancePending, startLogin, type LoginOutcome, type StateOutcome } from "./device-login";
 import { LOG_PREFIX } from "./logger";
+import { carriesLoginNonce } from "./login-nonce";
 import { REFRESH_TOKEN_INVALID_MESSAGE, toPublicState, UNAUTHENTICATED } from "./public-state";
 import type { AuthenticatedRecord, LoadedSession, PendingRecord } from "./session-record";
 
@@ -18,14 +20,22 @@ import type { AuthenticatedRecord, LoadedSession, PendingRecord } from "./sessio
 export function createSessionManager(ctx: ServerContext) {
   const { options, sessions, signer, refresher } = ctx;
 
+  /** The request's session: one verified cookie value, one store read. */
   async function read(request: Request): Promise<LoadedSession | null> {
-    for (const value of readCookieValues(request, options.cookie.name)) {
-      const id = await signer.verify(value);
-      if (id === null) continue;
-      const record = await sessions.load(id);
-      if (record !== null) return { id, record };
-    }
-    return null;
+    const id = await readSessionCookie(request, options.cookie, signer);
+    if (id === null) return null;
+    const loaded = await sessions.loadSealed(id);
+    return loaded === null ? null : { id, record: loaded.record, sealed: loaded.sealed };
+  }
+
+  /**
+   * As `read`, but a pending login counts only for the tab that started it (its login nonce): for
+   * anyone else it is no session at all, so a planted cookie shows no code and polls nothing.
+   */
+  async function readOwn(request: Request): Promise<LoadedSession | null> {
+    const session = await read(request);
+    if (session?.record.state === "pending" && !carriesLoginNonce(request, session.record)) return null;
+    return session;
   }
 
   function logRefreshFailure(error: unknown): void {
@@ -107,12 +117,13 @@ export function createSessionManager(ctx: ServerContext) {
 
   return {
     read,
+    readOwn,
     advance,
     freshTokens,
     forceRefresh,
     logout,
-    startLogin: (request: Request, existing: LoadedSession | null, clientAddress: string): Promise<LoginOutcome> =>
-      startLogin(ctx, request, existing, clientAddress),
+    startLogin: (request: Request, existing: LoadedSession | null, limitKeys: LoginLimitKeys): Promise<LoginOutcome> =>
+      startLogin(ctx, request, existing, limitKeys),
   };
 }
 

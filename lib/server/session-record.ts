@@ -13,6 +13,11 @@ const deviceSchema = z.object({
   expiresAt: z.number(),
   /** When this session last polled upstream (epoch ms): polls are spaced by intervalSeconds. */
   lastPollAt: z.number().optional(),
+  /**
+   * The secret the browser tab that started this login keeps (x-lwc-login-nonce): only a request
+   * carrying it sees the code or advances the login. Absent on records from before it existed.
+   */
+  nonce: z.string().optional(),
 });
 
 const tokensSchema = z.object({
@@ -56,6 +61,8 @@ export type DeviceState = PendingRecord["device"];
 export interface LoadedSession<R extends SessionRecord = SessionRecord> {
   id: string;
   record: R;
+  /** The stored value the record was read from, when known (for atomic claims and conditional saves). */
+  sealed?: string;
 }
 
 export function isAuthenticated(session: LoadedSession | null): session is LoadedSession<AuthenticatedRecord> {

@@ -10,8 +10,17 @@ const SEAL_EXPIRY_SLACK_SECONDS = 60;
 export interface SessionStore {
   /** The record, or null when absent, unreadable (foreign secret, tampered, old shape) or past its lifetime. */
   load(sessionId: string): Promise<SessionRecord | null>;
+  /** As load, with the stored (sealed) value it came from: the token for `claim` and `saveIfUnchanged`. */
+  loadSealed(sessionId: string): Promise<{ record: SessionRecord; sealed: string } | null>;
   /** Stores the sealed record with TTL = its remaining lifetime (deletes it when none is left). */
   save(sessionId: string, record: SessionRecord): Promise<void>;
+  /**
+   * Saves the record only while the store still holds `sealed` (nobody deleted or rewrote it since
+   * it was read): atomic in every store. False, and nothing written, when it lost.
+   */
+  saveIfUnchanged(sessionId: string, sealed: string, record: SessionRecord): Promise<boolean>;
+  /** Atomically deletes the record only while it still holds `sealed`: true for exactly one claimant. */
+  claim(sessionId: string, sealed: string): Promise<boolean>;
   delete(sessionId: string): Promise<void>;
 }
 
@@ -20,13 +29,27 @@ export function sessionKey(sessionId: string): string {
 }
 
 export function createSessionStore(store: KeyValueStore, sealer: Sealer, now: () => number): SessionStore {
+  async function loadSealed(sessionId: string) {
+    const sealed = await store.get(sessionKey(sessionId));
+    if (sealed === null) return null;
+    const parsed = sessionRecordSchema.safeParse(await sealer.unseal(sealed));
+    if (!parsed.success || parsed.data.expiresAt <= now()) return null;
+    return { record: parsed.data, sealed };
+  }
+
   return {
+    loadSealed,
     async load(sessionId) {
-      const sealed = await store.get(sessionKey(sessionId));
-      if (sealed === null) return null;
-      const parsed = sessionRecordSchema.safeParse(await sealer.unseal(sealed));
-      if (!parsed.success || parsed.data.expiresAt <= now()) return null;
-      return parsed.data;
+      return (await loadSealed(sessionId))?.record ?? null;
+    },
+    async saveIfUnchanged(sessionId, expected, record) {
+      const ttlMs = record.expiresAt - now();
+      if (ttlMs <= 0) return store.deleteIfEquals(sessionKey(sessionId), expected);
+      const sealed = await sealer.seal(record, ttlMs / 1000 + SEAL_EXPIRY_SLACK_SECONDS);
+      return store.replaceIfEquals(sessionKey(sessionId), expected, sealed, ttlMs);
+    },
+    async claim(sessionId, sealed) {
+      return store.deleteIfEquals(sessionKey(sessionId), sealed);
     },
     async save(sessionId, record) {
       const ttlMs = record.expiresAt - now();

@@ -1,7 +1,6 @@
-import { describeUpstreamFailure, pickUsageHeaders } from "@/lib/upstream/backend";
-import { bodySnippet } from "@/lib/upstream/errors";
+import { describeUpstreamFailure, isCloudflareChallenge, pickUsageHeaders } from "@/lib/upstream/backend";
 import { jsonResponse } from "./json";
-import { LOG_PREFIX, type Logger } from "./logger";
+import { identifierOrUndefined, LOG_PREFIX, type Logger } from "./logger";
 
 /** Enough of an error body to describe it; the rest is never read. */
 export const MAX_ERROR_BODY_BYTES = 64 * 1024;
@@ -55,12 +54,38 @@ export function parseUsageLimit(bodyText: string): UsageLimit | undefined {
 }
 
 /**
- * A non-2xx upstream /responses reply: one log line (fixed prefix, status, bounded snippet) and the
- * contract's `{error: "responses_request_failed", status, detail}` with the upstream status.
+ * What a log line may say about a failed upstream reply: the status and the error body's `code` and
+ * `type` when they are short identifiers. Never the body's text, which can quote the user's input.
+ */
+export function describeUpstreamFailureForLog(status: number, bodyText: string): string {
+  const parts = [`status=${status}`];
+  if (isCloudflareChallenge(status, bodyText)) parts.push("type=cloudflare_challenge");
+  let error: Record<string, unknown> | undefined;
+  try {
+    const root = JSON.parse(bodyText) as { error?: unknown } | null;
+    if (typeof root?.error === "object" && root.error !== null) error = root.error as Record<string, unknown>;
+  } catch {
+    // Not JSON: nothing more is known.
+  }
+  const code = identifierOrUndefined(error?.code);
+  const type = identifierOrUndefined(error?.type);
+  if (code) parts.push(`code=${code}`);
+  if (type) parts.push(`type=${type}`);
+  return parts.join(" ");
+}
+
+/**
+ * A failed upstream /responses reply (non-2xx; a 3xx redirect is never followed): one log line
+ * (fixed prefix, status, code and type) and the contract's `{error: "responses_request_failed",
+ * status, detail}` with the upstream status (502 for a redirect).
  */
 export function upstreamFailureResponse(logger: Logger, upstream: Response, bodyText: string): Response {
+  logger.error(`${LOG_PREFIX} upstream /responses failed: ${describeUpstreamFailureForLog(upstream.status, bodyText)}`);
+  if (upstream.status < 400) {
+    const detail = `Upstream answered with a redirect (HTTP ${upstream.status}), which is not followed.`;
+    return jsonResponse({ error: "responses_request_failed", status: 502, detail }, { status: 502 });
+  }
   const { status } = upstream;
-  logger.error(`${LOG_PREFIX} upstream /responses failed: status=${status} body=${bodySnippet(bodyText) ?? ""}`);
   const body: Record<string, unknown> = {
     error: "responses_request_failed",
     status,
@@ -71,4 +96,22 @@ export function upstreamFailureResponse(logger: Logger, upstream: Response, body
     if (usageLimit) body.usageLimit = usageLimit;
   }
   return jsonResponse(body, { status, headers: pickUsageHeaders(upstream.headers) });
+}
+
+/**
+ * A 2xx /responses reply that is not an event stream (an HTML page, say): refused rather than
+ * passed to the browser on this app's origin. One log line with the status and content type only.
+ */
+export function unexpectedContentTypeResponse(logger: Logger, upstream: Response): Response {
+  const type = identifierOrUndefined(upstream.headers.get("content-type")?.split(";")[0]?.trim()) ?? "none";
+  logger.error(`${LOG_PREFIX} upstream /responses failed: status=${upstream.status} content-type=${type}`);
+  return jsonResponse(
+    { error: "responses_request_failed", status: 502, detail: "Upstream answered with something that is not an event stream." },
+    { status: 502 },
+  );
+}
+
+/** True for `text/event-stream` (with or without parameters). */
+export function isEventStream(contentType: string | null): boolean {
+  return contentType?.split(";")[0]?.trim().toLowerCase() === "text/event-stream";
 }

@@ -90,6 +90,12 @@ export function createMemoryStore(options: { now?: () => number } = {}): KeyValu
       entries.delete(key);
       return true;
     },
+    async replaceIfEquals(key, expected, value, ttlMs) {
+      requirePositiveTtl(ttlMs);
+      if (liveEntry(key)?.value !== expected) return false;
+      write(key, value, ttlMs);
+      return true;
+    },
   };
 
   internalsByStore.set(store, {

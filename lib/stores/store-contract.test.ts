@@ -152,6 +152,30 @@ function describeStoreContract(name: string, start: () => Promise<StoreUnderTest
       expect(outcomes.filter(Boolean)).toHaveLength(1);
       expect(await store.get(key)).toBeNull();
     });
+
+    it("replaceIfEquals writes only over the value it expects, never over an absent key", async () => {
+      const key = uniqueKey("cas");
+      expect(await store.replaceIfEquals(key, "old", "new", 60_000)).toBe(false);
+      expect(await store.get(key)).toBeNull();
+      await store.set(key, "old", 60_000);
+      expect(await store.replaceIfEquals(key, "other", "new", 60_000)).toBe(false);
+      expect(await store.get(key)).toBe("old");
+      expect(await store.replaceIfEquals(key, "old", "new", 60_000)).toBe(true);
+      expect(await store.get(key)).toBe("new");
+      await store.delete(key);
+      expect(await store.replaceIfEquals(key, "new", "again", 60_000)).toBe(false);
+      expect(await store.get(key)).toBeNull();
+    });
+
+    it("of 20 concurrent compare-and-sets on one value, exactly one wins", async () => {
+      const key = uniqueKey("cas-race");
+      await store.set(key, "seen", 60_000);
+      const outcomes = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => store.replaceIfEquals(key, "seen", `writer-${i}`, 60_000)),
+      );
+      expect(outcomes.filter(Boolean)).toHaveLength(1);
+      expect(await store.get(key)).toBe(`writer-${outcomes.indexOf(true)}`);
+    });
   });
 }
 

@@ -12,6 +12,11 @@ export interface KeyValueStore {
   setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean>;
   /** Atomically deletes the key only when it still holds `value` (releasing one's own lock). */
   deleteIfEquals(key: string, value: string): Promise<boolean>;
+  /**
+   * Atomically sets the key to `value` (with a new TTL) only when it still holds `expected`: a
+   * compare-and-set. False, and nothing written, when the key is absent or holds something else.
+   */
+  replaceIfEquals(key: string, expected: string, value: string, ttlMs: number): Promise<boolean>;
 }
 
 export interface RateLimitResult {

@@ -18,6 +18,9 @@ const retryBackoffMs = (retryCount: number) => 50 * 2 ** retryCount;
 /** Deletes KEYS[1] only while it still holds ARGV[1]; returns 1 when it deleted. */
 const DELETE_IF_EQUALS_SCRIPT = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0`;
 
+/** Sets KEYS[1] to ARGV[2] with PX ARGV[3] only while it still holds ARGV[1]; returns 1 when it set. */
+const REPLACE_IF_EQUALS_SCRIPT = `if redis.call("GET", KEYS[1]) == ARGV[1] then redis.call("SET", KEYS[1], ARGV[2], "PX", ARGV[3]) return 1 end return 0`;
+
 const deadlineByRedis = new WeakMap<Redis, number>();
 
 /**
@@ -106,6 +109,13 @@ export function createUpstashStore(options: UpstashStoreOptions): KeyValueStore 
     async deleteIfEquals(key, value) {
       const deleted = await run("deleteIfEquals", () => redis.eval<[string], number>(DELETE_IF_EQUALS_SCRIPT, [key], [value]));
       return deleted === 1;
+    },
+    async replaceIfEquals(key, expected, value, ttlMs) {
+      const px = requirePositiveTtl(ttlMs);
+      const replaced = await run("replaceIfEquals", () =>
+        redis.eval<[string, string, string], number>(REPLACE_IF_EQUALS_SCRIPT, [key], [expected, value, String(px)]),
+      );
+      return replaced === 1;
     },
   };
 }

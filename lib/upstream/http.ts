@@ -1,7 +1,7 @@
 import { ProviderAuthError } from "./errors";
 import type { UpstreamConfig } from "./types";
 
-/** A fully read, non-streaming upstream reply. */
+/** A fully read, non-streaming upstream reply. `ok` is false for a 3xx too (redirects are not followed). */
 export interface UpstreamReply {
   status: number;
   ok: boolean;
@@ -39,7 +39,9 @@ export async function fetchUpstreamText(
   const timeout = AbortSignal.timeout(config.requestTimeoutMs);
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
   try {
-    const response = await config.fetch(url, { ...init, signal });
+    // Never follow a redirect: it would resend the request (tokens, account id, prompt) elsewhere.
+    // A 3xx comes back as a failed reply (ok is false) for the caller to report.
+    const response = await config.fetch(url, { ...init, signal, redirect: "manual" });
     const text = await response.text();
     return { status: response.status, ok: response.ok, headers: response.headers, text };
   } catch (error) {
@@ -62,7 +64,8 @@ export async function fetchUpstreamStream(
   options: UpstreamCallOptions = {},
 ): Promise<Response> {
   try {
-    return await config.fetch(url, { ...init, signal: options.signal });
+    // As above: a redirect is answered, never followed (the caller sees the 3xx as a failure).
+    return await config.fetch(url, { ...init, signal: options.signal, redirect: "manual" });
   } catch (error) {
     if (abortedByCaller(options.signal)) throw error;
     throw networkError(what, url, error);

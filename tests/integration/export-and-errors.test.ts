@@ -12,10 +12,10 @@ beforeAll(async () => {
 });
 afterAll(() => mock.close());
 
-function requestWithCookie(harness: Harness, cookie: string | undefined): Request {
-  return new Request(`${harness.served.url}${BASE}/session`, {
-    headers: cookie ? { cookie: `lwc_session=${cookie}` } : {},
-  });
+function requestWithCookie(harness: Harness, cookie: string | undefined, loginNonce?: string): Request {
+  const headers = new Headers(cookie ? { cookie: `lwc_session=${cookie}` } : {});
+  if (loginNonce) headers.set("x-lwc-login-nonce", loginNonce);
+  return new Request(`${harness.served.url}${BASE}/session`, { headers });
 }
 
 async function codeOf(promise: Promise<unknown>): Promise<string> {
@@ -85,7 +85,9 @@ describe("getSession", () => {
       expect(await h.provider.getSession(requestWithCookie(h, undefined))).toEqual({ status: "unauthenticated" });
       await client.post("/login");
       const polls = mock.requests({ path: "/api/accounts/deviceauth/token" }).length;
-      expect((await h.provider.getSession(requestWithCookie(h, client.cookie))).status).toBe("pending");
+      expect((await h.provider.getSession(requestWithCookie(h, client.cookie, client.loginNonce))).status).toBe("pending");
+      // The same cookie without the tab's login nonce (a planted cookie) shows no pending code.
+      expect(await h.provider.getSession(requestWithCookie(h, client.cookie))).toEqual({ status: "unauthenticated" });
       expect(mock.requests({ path: "/api/accounts/deviceauth/token" }).length).toBe(polls);
     } finally {
       await h.close();
@@ -102,6 +104,7 @@ describe("unexpected failures", () => {
       delete: () => Promise.reject(new Error("disk on fire")),
       setIfAbsent: () => Promise.reject(new Error("disk on fire")),
       deleteIfEquals: () => Promise.reject(new Error("disk on fire")),
+      replaceIfEquals: () => Promise.reject(new Error("disk on fire")),
     };
     const h = await startHarness({
       evidence,
@@ -126,7 +129,8 @@ describe("unexpected failures", () => {
       expect(login.headers.get("cache-control")).toBe("no-store");
       expect(evidence.logs.length).toBe(logsBefore + 1);
       const line = evidence.logs.at(-1)!;
-      expect(line.message).toMatch(/^\[login-with-chatgpt\] internal error on POST \/login: Error: disk on fire$/);
+      // The class name only: an exception's message can carry header values or body text.
+      expect(line.message).toMatch(/^\[login-with-chatgpt\] internal error on POST \/login: Error$/);
       expect(line.message).not.toContain("\n");
     } finally {
       await h.close();

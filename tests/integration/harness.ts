@@ -6,6 +6,7 @@
 import { createMemoryStore } from "@/lib/stores/memory-store";
 import type { KeyValueStore } from "@/lib/stores/types";
 import { createProviderHandler, type ProviderHandler } from "@/lib/server/handler";
+import { LOGIN_NONCE_HEADER } from "@/lib/server/login-nonce";
 import type { ProviderHandlerOptions } from "@/lib/server/options";
 import { startMockUpstream, type MockAccount, type MockUpstream, type MockUpstreamOptions } from "@/mock-upstream/server";
 import { serveHandler, type ServedHandler } from "@/test-support/serve-handler";
@@ -151,6 +152,8 @@ export interface TestReply {
 /** A browser-like client: keeps the session cookie as Set-Cookie says; records every body. */
 export class TestClient {
   cookie: string | undefined;
+  /** The pending login's tab secret (x-lwc-login-nonce), kept like a browser tab keeps it. */
+  loginNonce: string | undefined;
   constructor(
     readonly port: number,
     private readonly evidence: Evidence,
@@ -178,6 +181,7 @@ export class TestClient {
   async raw(method: string, path: string, init: { headers?: Record<string, string>; body?: BodyInit; signal?: AbortSignal } = {}) {
     const headers = new Headers(init.headers);
     if (this.cookie !== undefined && !headers.has("cookie")) headers.set("cookie", `${this.cookieName}=${this.cookie}`);
+    if (this.loginNonce !== undefined && !headers.has(LOGIN_NONCE_HEADER)) headers.set(LOGIN_NONCE_HEADER, this.loginNonce);
     const response = await fetch(`${this.origin}${BASE}${path}`, {
       method,
       headers,
@@ -190,6 +194,8 @@ export class TestClient {
   }
 
   private absorbCookies(headers: Headers): void {
+    const nonce = headers.get(LOGIN_NONCE_HEADER);
+    if (nonce !== null) this.loginNonce = nonce;
     for (const line of headers.getSetCookie()) {
       const [pair] = line.split(";");
       const eq = pair!.indexOf("=");
@@ -224,8 +230,14 @@ export async function signIn(harness: Pick<Harness, "mock">, client: TestClient,
   return status;
 }
 
+/**
+ * Put into every default prompt: the leak scan fails a test file whose log lines contain it (prompt
+ * text must never be logged, whatever upstream quotes back).
+ */
+export const PROMPT_MARKER = "zq-prompt-marker-3141";
+
 /** A minimal valid /responses body. */
-export function responsesBody(text = "hello there", overrides: Record<string, unknown> = {}) {
+export function responsesBody(text = `hello there ${PROMPT_MARKER}`, overrides: Record<string, unknown> = {}) {
   return {
     model: "gpt-5.5",
     input: [{ role: "user", content: [{ type: "input_text", text }] }],
@@ -236,10 +248,13 @@ export function responsesBody(text = "hello there", overrides: Record<string, un
 /**
  * Issued tokens found in any collected body or log line (shown shortened). Each token is also
  * looked for by its random part alone (a JWT's signature, a refresh token without its prefix),
- * so a re-encoded or truncated copy is caught too.
+ * so a re-encoded or truncated copy is caught too. A log line with the prompt marker is a leak too.
  */
 export function findLeakedTokens(evidence: Evidence): string[] {
   const leaks: string[] = [];
+  for (const line of evidence.logs) {
+    if (line.message.includes(PROMPT_MARKER)) leaks.push(`prompt text in a log line: ${line.message.slice(0, 80)}…`);
+  }
   const haystacks = [...evidence.bodies, ...evidence.logs.map((line) => line.message)];
   for (const token of evidence.issuedTokens) {
     const needles = [token, token.split(".").at(-1)!, token.replace(/^rt_/, "")].filter((n) => n.length >= 20);

@@ -251,14 +251,15 @@ describe("login rate limit and upstream failures", () => {
   it("limits new device codes per client address (x-forwarded-for) with 429 and retry-after", async () => {
     const limited = await startHarness({ handler: { loginRateLimit: { limit: 2, windowMs: 3_600_000 } }, evidence });
     try {
-      const from = (ip: string) => ({ "x-forwarded-for": `${ip}, 10.0.0.1` });
+      // One trusted proxy (the default) appended the address it saw; the entry left of it is the client's own say.
+      const from = (ip: string) => ({ "x-forwarded-for": `10.0.0.1, ${ip}` });
       expect((await limited.client().post("/login", undefined, from("203.0.113.7"))).status).toBe(200);
       expect((await limited.client().post("/login", undefined, from("203.0.113.7"))).status).toBe(200);
       const third = await limited.client().post("/login", undefined, from("203.0.113.7"));
       expect(third.status).toBe(429);
       expect(third.json()).toMatchObject({ status: "error", error: "rate_limited", retryAfterSeconds: expect.any(Number) });
       expect(Number(third.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
-      // Another address has its own budget; x-real-ip is used when there is no x-forwarded-for.
+      // Another address has its own budget; without x-forwarded-for every request shares the "unknown" one.
       expect((await limited.client().post("/login", undefined, from("198.51.100.1"))).status).toBe(200);
       expect((await limited.client().post("/login", undefined, { "x-real-ip": "192.0.2.9" })).status).toBe(200);
     } finally {

@@ -73,6 +73,14 @@ describe("rotated tokens that the store fails to save", () => {
         }
         return memory.set(key, value, ttlMs);
       },
+      // Rotated tokens are saved with a compare-and-set: the same failure applies.
+      async replaceIfEquals(key, expected, value, ttlMs) {
+        if (key.startsWith("lwc:session:") && failSessionWrites > 0) {
+          failSessionWrites -= 1;
+          throw new StoreUnavailableError("store write failed (test)");
+        }
+        return memory.replaceIfEquals(key, expected, value, ttlMs);
+      },
       async setIfAbsent(key, value, ttlMs) {
         if (key.startsWith(REFRESH_LOCK_PREFIX)) lockKeys.add(key);
         return memory.setIfAbsent(key, value, ttlMs);

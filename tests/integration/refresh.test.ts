@@ -44,7 +44,8 @@ describe("refresh near expiry", () => {
 
   it("refreshes on /models before listing", async () => {
     const client = h.client();
-    await signIn(h, client);
+    // An account of its own: the model list is cached per account, and this must be a cache miss.
+    await signIn(h, client, { accountId: "acct_models_refresh", email: "models-refresh@example.com" });
     const before = refreshCalls().length;
     expect((await client.get("/models")).status).toBe(200);
     expect(refreshCalls().length).toBe(before + 1);

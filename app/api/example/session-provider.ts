@@ -37,11 +37,14 @@ export function createSessionProvider(incoming: Request) {
 
 /**
  * The caller's model slugs, through the same handler (GET {basePath}/models). Empty when the list
- * cannot be had; a store outage (the handler's 503 `store_unavailable`) throws StoreUnavailableError
- * instead, so the caller can answer 503 rather than "no model".
+ * cannot be had (the list comes from the handler's per-account cache); the handler's 429 (its
+ * per-session limit of /models) is returned as
+ * is for the caller to pass on; a store outage (the handler's 503 `store_unavailable`) throws
+ * StoreUnavailableError instead, so the caller can answer 503 rather than "no model".
  */
-export async function listSessionModels(incoming: Request): Promise<string[]> {
+export async function listSessionModels(incoming: Request): Promise<string[] | Response> {
   const response = await providerHandler.handler(new Request(internalUrl("/models"), { headers: forwardedHeaders(incoming) }));
+  if (response.status === 429) return response;
   if (response.status === 503) {
     const failure = (await response.json().catch(() => null)) as { error?: unknown } | null;
     if (failure?.error === "store_unavailable") throw new StoreUnavailableError("session store unavailable on GET /models");

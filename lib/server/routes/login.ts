@@ -1,6 +1,8 @@
 import { isProviderAuthError } from "@/lib/upstream/errors";
 import type { StateOutcome } from "../device-login";
+import { loginLimitKeys } from "../client-address";
 import { jsonResponse } from "../json";
+import { LOGIN_NONCE_HEADER } from "../login-nonce";
 import { toPublicState } from "../public-state";
 import type { RouteHandler } from "../router";
 import type { SessionManager } from "../session-manager";
@@ -9,23 +11,25 @@ import type { ServerContext } from "../context";
 function stateResponse(outcome: StateOutcome): Response {
   const headers = new Headers();
   if (outcome.setCookie) headers.append("set-cookie", outcome.setCookie);
+  if (outcome.loginNonce) headers.set(LOGIN_NONCE_HEADER, outcome.loginNonce);
   return jsonResponse(outcome.state, { headers });
 }
+
+const RATE_LIMIT_MESSAGES = {
+  client: { error: "rate_limited", message: "Too many sign-in attempts from this address. Try again shortly." },
+  all: { error: "login_busy", message: "Too many sign-ins are being started right now. Try again shortly." },
+} as const;
 
 /** /login, /status, /session and /logout: each answers the public session state. */
 export function createLoginRoutes(ctx: ServerContext, manager: SessionManager) {
   const login: RouteHandler = async (request) => {
     const existing = await manager.read(request);
     try {
-      const outcome = await manager.startLogin(request, existing, ctx.options.clientAddress(request));
+      const limitKeys = await loginLimitKeys(ctx.options.clientAddress(request));
+      const outcome = await manager.startLogin(request, existing, limitKeys);
       if ("rateLimited" in outcome) {
         return jsonResponse(
-          {
-            status: "error",
-            error: "rate_limited",
-            message: "Too many sign-in attempts from this address. Try again shortly.",
-            retryAfterSeconds: outcome.retryAfterSeconds,
-          },
+          { status: "error", ...RATE_LIMIT_MESSAGES[outcome.scope], retryAfterSeconds: outcome.retryAfterSeconds },
           { status: 429, headers: { "retry-after": String(outcome.retryAfterSeconds) } },
         );
       }
@@ -37,11 +41,12 @@ export function createLoginRoutes(ctx: ServerContext, manager: SessionManager) {
     }
   };
 
-  const status: RouteHandler = async (request) => stateResponse(await manager.advance(request, await manager.read(request)));
+  const status: RouteHandler = async (request) =>
+    stateResponse(await manager.advance(request, await manager.readOwn(request)));
 
   // Never polls, never refreshes, never writes.
   const session: RouteHandler = async (request) =>
-    jsonResponse(toPublicState((await manager.read(request))?.record ?? null, ctx.options.now()));
+    jsonResponse(toPublicState((await manager.readOwn(request))?.record ?? null, ctx.options.now()));
 
   const logout: RouteHandler = async (request) => {
     const { clearCookie } = await manager.logout(request);

@@ -12,14 +12,30 @@ function modelsError(status: number, error: string, message: string): Response {
   return jsonResponse({ models: [], error, message }, { status });
 }
 
-/** GET /models: the account's listed model slugs. */
+/**
+ * GET /models: the account's listed model slugs, from the per-account cache (one upstream call per
+ * account and cache period), under a per-session limit of its own (as many as /responses allows).
+ */
 export function createModelsRoute(ctx: ServerContext, manager: SessionManager, cache: AccountModelsCache): RouteHandler {
   return async (request) => {
     const session = await manager.read(request);
     if (!isAuthenticated(session)) return modelsError(401, "not_authenticated", NOT_AUTHENTICATED_MESSAGE);
+    if (ctx.modelsLimiter) {
+      const limit = await ctx.modelsLimiter.limit(session.record.loginId);
+      if (!limit.success) {
+        const retryAfterSeconds = Math.max(1, Math.ceil((limit.reset - ctx.options.now()) / 1000));
+        return jsonResponse(
+          { models: [], error: "rate_limited", message: "Too many requests for this session. Try again shortly.", retryAfterSeconds },
+          { status: 429, headers: { "retry-after": String(retryAfterSeconds) } },
+        );
+      }
+    }
     try {
-      const slugs = await fetchAccountModelSlugs(ctx, manager, session);
-      cache.remember(session.record.account.accountId, slugs);
+      // Refreshes tokens near expiry even when the list itself comes from the cache.
+      const fresh = await manager.freshTokens(session);
+      const slugs = await cache.get(session.record.account.accountId, () =>
+        fetchAccountModelSlugs(ctx, manager, session, fresh),
+      );
       return jsonResponse({ models: slugs });
     } catch (error) {
       if (isRefreshTokenInvalid(error)) return modelsError(401, "not_authenticated", NOT_AUTHENTICATED_MESSAGE);

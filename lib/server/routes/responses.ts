@@ -14,7 +14,12 @@ import { readProxyHeaders, SERVICE_TIER_FALLBACK_HEADER } from "../responses-hea
 import type { RouteHandler } from "../router";
 import { isAuthenticated, type AuthenticatedRecord, type LoadedSession } from "../session-record";
 import type { SessionManager } from "../session-manager";
-import { readBoundedText, upstreamFailureResponse } from "../upstream-failure";
+import {
+  isEventStream,
+  readBoundedText,
+  unexpectedContentTypeResponse,
+  upstreamFailureResponse,
+} from "../upstream-failure";
 import { guardUpstreamStream } from "../upstream-stream";
 import { NOT_AUTHENTICATED_MESSAGE } from "./models";
 
@@ -115,9 +120,13 @@ export function createResponsesRoute(
         fellBack = true;
       }
       if (!upstream.ok) return upstreamFailureResponse(options.logger, upstream, await readBoundedText(upstream));
+      if (!isEventStream(upstream.headers.get("content-type"))) {
+        await upstream.body?.cancel().catch(() => undefined);
+        return unexpectedContentTypeResponse(options.logger, upstream);
+      }
 
       const replyHeaders = pickUsageHeaders(upstream.headers);
-      replyHeaders.set("content-type", upstream.headers.get("content-type") ?? "text/event-stream");
+      replyHeaders.set("content-type", upstream.headers.get("content-type")!);
       replyHeaders.set("cache-control", NO_STORE);
       if (fellBack) replyHeaders.set(SERVICE_TIER_FALLBACK_HEADER, "auto");
       // Piped as it arrives: no buffering, and a client abort cancels the upstream request.

@@ -1,6 +1,7 @@
 import { APICallError, streamText } from "ai";
 import { z } from "zod";
 import { providerHandler } from "@/lib/provider-app";
+import { readBodyWithLimit } from "@/lib/server/body-limit";
 import { checkOrigin } from "@/lib/server/csrf";
 import { describeErrorForLog, LOG_PREFIX } from "@/lib/server/logger";
 import { createSessionProvider, listSessionModels } from "../session-provider";
@@ -12,6 +13,9 @@ const requestSchema = z.object({
   topic: z.string().trim().min(1).max(200).default("signing in with a one-time code"),
   model: z.string().trim().min(1).max(100).optional(),
 });
+
+/** `{topic, model}` needs a few hundred bytes; anything far bigger is refused before it is parsed. */
+export const MAX_HAIKU_REQUEST_BYTES = 16 * 1024;
 
 /** This route serves the app's own pages only: no extra origins (and it sends no CORS headers). */
 const NO_CROSS_ORIGINS: ReadonlySet<string> = new Set();
@@ -49,9 +53,26 @@ async function writeHaiku(request: Request): Promise<Response> {
   const session = await providerHandler.getSession(request);
   if (session.status !== "authenticated") return json({ error: "not_authenticated" }, 401);
 
-  const parsed = requestSchema.safeParse(await request.json().catch(() => ({})));
+  // The same bounded reader as /responses: counted while read, cut off (413) past the limit.
+  const read = await readBodyWithLimit(request, MAX_HAIKU_REQUEST_BYTES);
+  if (!read.ok && read.reason === "too_large") {
+    return json({ error: "request_too_large", maxRequestBytes: MAX_HAIKU_REQUEST_BYTES }, 413);
+  }
+  let input: unknown = {};
+  try {
+    if (read.ok && read.bytes.byteLength > 0) input = JSON.parse(new TextDecoder().decode(read.bytes));
+  } catch {
+    return json({ error: "invalid_request", message: "The request body must be JSON." }, 400);
+  }
+  const parsed = requestSchema.safeParse(input);
   if (!parsed.success) return json({ error: "invalid_request", message: parsed.error.issues[0]?.message }, 400);
-  const model = parsed.data.model ?? (await listSessionModels(request))[0];
+  let model = parsed.data.model;
+  if (model === undefined) {
+    // /models is served from the handler's per-account cache under a per-session limit; its 429 is passed on.
+    const listed = await listSessionModels(request);
+    if (listed instanceof Response) return listed;
+    model = listed[0];
+  }
   if (!model) return json({ error: "no_model_available" }, 409);
 
   // The backend only streams, so even a one-shot answer uses streamText and waits for the full text.
