@@ -1,11 +1,11 @@
-import { createRateLimiter } from "@/lib/stores/rate-limit";
+import type { RateLimiter, RateLimitPurpose } from "@/lib/stores/types";
 import { createAccountModelsCache } from "./account-models";
 import type { ServerContext } from "./context";
 import { createCookieSigner } from "./cookies";
 import { applyCorsHeaders, applyPreflightHeaders, checkOrigin, type OriginVerdict } from "./csrf";
 import { ensureNoStore, errorResponse, textResponse } from "./json";
 import { describeErrorForLog, LOG_PREFIX } from "./logger";
-import { resolveOptions, type ProviderHandlerOptions } from "./options";
+import { resolveOptions, type ProviderHandlerOptions, type RateLimitOption } from "./options";
 import type { PublicSessionState } from "./public-state";
 import { toPublicState } from "./public-state";
 import { createRefreshCoordinator } from "./refresh";
@@ -33,6 +33,12 @@ export const LOGIN_RATE_LIMIT_PREFIX = "lwc:rl:login";
 export const LOGIN_GLOBAL_RATE_LIMIT_PREFIX = "lwc:rl:login-all";
 export const RESPONSES_RATE_LIMIT_PREFIX = "lwc:rl:responses";
 
+const RATE_LIMIT_PREFIXES: Record<RateLimitPurpose, string> = {
+  login: LOGIN_RATE_LIMIT_PREFIX,
+  "login-global": LOGIN_GLOBAL_RATE_LIMIT_PREFIX,
+  responses: RESPONSES_RATE_LIMIT_PREFIX,
+};
+
 function isStoreUnavailable(error: unknown): boolean {
   return error instanceof Error && (error as { code?: unknown }).code === "store_unavailable";
 }
@@ -41,20 +47,19 @@ export function createProviderHandler(options: ProviderHandlerOptions = {}): Pro
   const resolved = resolveOptions(options);
   const { store, logger } = resolved;
   const sessions = createSessionStore(store, createSealer(resolved.secrets), resolved.now);
+  /** The limiter for one purpose from the configured factory; undefined when that limit is off. */
+  const limiterFor = (purpose: RateLimitPurpose, setting: RateLimitOption | false): RateLimiter | undefined =>
+    setting
+      ? resolved.createRateLimiter(store, { purpose, prefix: RATE_LIMIT_PREFIXES[purpose], now: resolved.now, ...setting })
+      : undefined;
   const ctx: ServerContext = {
     options: resolved,
     sessions,
     signer: createCookieSigner(resolved.secrets),
     refresher: createRefreshCoordinator({ store, sessions, upstream: resolved.upstream, now: resolved.now }),
-    loginLimiter: resolved.loginRateLimit
-      ? createRateLimiter(store, { prefix: LOGIN_RATE_LIMIT_PREFIX, ...resolved.loginRateLimit })
-      : undefined,
-    loginGlobalLimiter: resolved.loginGlobalRateLimit
-      ? createRateLimiter(store, { prefix: LOGIN_GLOBAL_RATE_LIMIT_PREFIX, ...resolved.loginGlobalRateLimit })
-      : undefined,
-    responsesLimiter: resolved.responsesRateLimit
-      ? createRateLimiter(store, { prefix: RESPONSES_RATE_LIMIT_PREFIX, ...resolved.responsesRateLimit })
-      : undefined,
+    loginLimiter: limiterFor("login", resolved.loginRateLimit),
+    loginGlobalLimiter: limiterFor("login-global", resolved.loginGlobalRateLimit),
+    responsesLimiter: limiterFor("responses", resolved.responsesRateLimit),
   };
   const manager = createSessionManager(ctx);
   const modelsCache = createAccountModelsCache(resolved.now);

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { createMemoryStore } from "@/lib/stores/memory-store";
+import { createRateLimiter, type RateLimiterFactory } from "@/lib/stores/rate-limit";
 import type { KeyValueStore } from "@/lib/stores/types";
 import { resolveUpstreamConfig } from "@/lib/upstream/config";
 import type { UpstreamConfig } from "@/lib/upstream/types";
@@ -51,6 +52,12 @@ export interface ProviderHandlerOptions {
   cookie?: SessionCookieOptions;
   /** Default: an in-memory, process-local store. */
   sessionStore?: KeyValueStore;
+  /**
+   * Builds the limiter for each purpose (`login`, `login-global`, `responses`) from the store and
+   * that purpose's prefix and limit. Default `createRateLimiter`: @upstash/ratelimit on Upstash, a
+   * counter in memory, and a setIfAbsent-based fixed window on any other KeyValueStore.
+   */
+  createRateLimiter?: RateLimiterFactory;
   /** Cookie signing and record sealing secrets, each >= 32 chars. The first signs/seals, all verify. */
   secrets?: string[];
   /** Default true. `false` makes /models and /responses unknown paths (plain-text 404). */
@@ -104,6 +111,7 @@ export interface ResolvedOptions {
   sessionTtlMs: number;
   cookie: ResolvedCookieOptions;
   store: KeyValueStore;
+  createRateLimiter: RateLimiterFactory;
   secrets: string[];
   enableResponsesProxy: boolean;
   responsesRateLimit: RateLimitOption | false;
@@ -195,6 +203,7 @@ export function resolveOptions(options: ProviderHandlerOptions = {}): ResolvedOp
       maxAgeSeconds: cookieMaxAgeSeconds,
     },
     store: options.sessionStore ?? createMemoryStore({ now }),
+    createRateLimiter: options.createRateLimiter ?? createRateLimiter,
     secrets: resolveSecrets(options.secrets, logger),
     enableResponsesProxy: options.enableResponsesProxy ?? true,
     responsesRateLimit: checked.data.responsesRateLimit,
