@@ -1,5 +1,6 @@
 import "server-only";
 import { z } from "zod";
+import { DEFAULT_BASE_PATH } from "@/lib/client/base-path";
 import { createStoreFromEnv } from "@/lib/stores";
 import { createProviderHandler, type ProviderHandler } from "@/lib/server/handler";
 import type { ProviderHandlerOptions } from "@/lib/server/options";
@@ -38,6 +39,9 @@ const envSchema = z.object({
   LWC_LOGIN_RATE_LIMIT_PER_MINUTE: positiveInt(10),
   LWC_LOGIN_GLOBAL_RATE_LIMIT_PER_MINUTE: positiveInt(100),
   LWC_MAX_REQUEST_BYTES: positiveInt(1_048_576),
+  LWC_MAX_STREAM_SECONDS: positiveInt(290),
+  // Read at build time by next.config.ts (Next's basePath); validated there and here alike.
+  LWC_BASE_PATH: optionalText,
 });
 
 /**
@@ -59,6 +63,7 @@ export function optionsFromEnv(env: Record<string, string | undefined>): Provide
   }
   const e = parsed.data;
   return {
+    basePath: DEFAULT_BASE_PATH,
     secrets: e.LWC_SECRET,
     allowedOrigins: e.LWC_ALLOWED_ORIGINS,
     sessionTtlMs: e.LWC_SESSION_TTL_SECONDS * 1000,
@@ -68,6 +73,7 @@ export function optionsFromEnv(env: Record<string, string | undefined>): Provide
       rateLimit: { limit: e.LWC_RATE_LIMIT_PER_MINUTE, windowMs: 60_000 },
       ...(e.LWC_ALLOWED_MODELS.length > 0 ? { allowedModels: e.LWC_ALLOWED_MODELS } : {}),
       maxRequestBytes: e.LWC_MAX_REQUEST_BYTES,
+      maxStreamMs: e.LWC_MAX_STREAM_SECONDS * 1000,
     },
     loginRateLimit: { limit: e.LWC_LOGIN_RATE_LIMIT_PER_MINUTE, windowMs: 60_000 },
     loginGlobalRateLimit: { limit: e.LWC_LOGIN_GLOBAL_RATE_LIMIT_PER_MINUTE, windowMs: 60_000 },
@@ -81,5 +87,10 @@ export function optionsFromEnv(env: Record<string, string | undefined>): Provide
   };
 }
 
+const appOptions = optionsFromEnv(process.env);
+
 /** The one handler instance of the app, built from the environment once per server process. */
-export const providerHandler: ProviderHandler = createProviderHandler(optionsFromEnv(process.env));
+export const providerHandler: ProviderHandler = createProviderHandler(appOptions);
+
+/** False when `LWC_RESPONSES_PROXY=off`: the page then says so instead of offering a sign-in. */
+export const modelAccessEnabled: boolean = appOptions.enableResponsesProxy !== false;

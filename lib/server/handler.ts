@@ -4,7 +4,7 @@ import type { ServerContext } from "./context";
 import { createCookieSigner } from "./cookies";
 import { applyCorsHeaders, applyPreflightHeaders, checkOrigin, type OriginVerdict } from "./csrf";
 import { ensureNoStore, errorResponse, textResponse } from "./json";
-import { describeErrorForLog, LOG_PREFIX } from "./logger";
+import { describeErrorForLog, LOG_PREFIX, REQUEST_ID_HEADER, requestIdOf, runWithRequestId, withRequestIds } from "./logger";
 import { resolveOptions, type ProviderHandlerOptions, type RateLimitOption } from "./options";
 import type { PublicSessionState } from "./public-state";
 import { toPublicState } from "./public-state";
@@ -27,7 +27,11 @@ export interface ProviderHandler {
   /** The public state of the request's session. Never polls, refreshes or writes. */
   getSession(request: Request): Promise<PublicSessionState>;
   dangerouslyGetTokens(request: Request, options?: { includeRefreshToken?: boolean }): Promise<ExportedTokens>;
+  /** Whether the store answers (one read, bounded by a deadline). For health checks; says nothing secret. */
+  checkStore(): Promise<"ok" | "degraded">;
 }
+
+const STORE_CHECK_DEADLINE_MS = 3_000;
 
 export const LOGIN_RATE_LIMIT_PREFIX = "lwc:rl:login";
 export const LOGIN_GLOBAL_RATE_LIMIT_PREFIX = "lwc:rl:login-all";
@@ -44,7 +48,9 @@ function isStoreUnavailable(error: unknown): boolean {
 }
 
 export function createProviderHandler(options: ProviderHandlerOptions = {}): ProviderHandler {
-  const resolved = resolveOptions(options);
+  const configured = resolveOptions(options);
+  // Every line logged while a request is handled ends with its request id (also sent as x-request-id).
+  const resolved = { ...configured, logger: withRequestIds(configured.logger) };
   const { store, logger } = resolved;
   const sessions = createSessionStore(store, createSealer(resolved.secrets), resolved.now);
   /** The limiter for one purpose from the configured factory; undefined when that limit is off. */
@@ -107,7 +113,17 @@ export function createProviderHandler(options: ProviderHandlerOptions = {}): Pro
     return errorResponse(403, "origin_not_allowed", { origin: verdict.origin });
   }
 
-  async function handler(request: Request): Promise<Response> {
+  /** Runs one request with its id in scope for the logger, and puts the id on the reply. */
+  function withRequestId(serve: (request: Request) => Promise<Response>) {
+    return async (request: Request): Promise<Response> => {
+      const requestId = requestIdOf(request);
+      const response = ensureNoStore(await runWithRequestId(requestId, () => serve(request)));
+      response.headers.set(REQUEST_ID_HEADER, requestId);
+      return response;
+    };
+  }
+
+  async function serveRequest(request: Request): Promise<Response> {
     const match = router.match(request);
     if (match.kind === "not_found") return textResponse("Not Found", 404);
     const verdict = checkOrigin(request, resolved.allowedOrigins);
@@ -125,17 +141,34 @@ export function createProviderHandler(options: ProviderHandlerOptions = {}): Pro
     return finish(await runSafely(match.handler, request, match.params, match.pattern), verdict);
   }
 
-  async function proxyFetch(request: Request): Promise<Response> {
+  async function serveProxyFetch(request: Request): Promise<Response> {
     if (!resolved.enableResponsesProxy) return textResponse("Not Found", 404);
     const verdict = checkOrigin(request, resolved.allowedOrigins);
     if (verdict.kind === "rejected") return finish(rejectOrigin(verdict), verdict);
     return finish(await runSafely(responses, request, {}, "/responses (proxyFetch)"), verdict);
   }
 
+  async function checkStore(): Promise<"ok" | "degraded"> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error("store check timed out")), STORE_CHECK_DEADLINE_MS);
+    });
+    try {
+      await Promise.race([store.get("lwc:health"), deadline]);
+      return "ok";
+    } catch (error) {
+      logger.warn(`${LOG_PREFIX} health check: session store unavailable (${describeErrorForLog(error)})`);
+      return "degraded";
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   return {
     basePath: resolved.basePath,
-    handler,
-    proxyFetch,
+    handler: withRequestId(serveRequest),
+    proxyFetch: withRequestId(serveProxyFetch),
+    checkStore,
     async getSession(request) {
       return toPublicState((await manager.read(request))?.record ?? null, resolved.now());
     },

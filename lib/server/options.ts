@@ -40,6 +40,11 @@ export interface ResponsesProxyOptions {
   maxRequestBytes?: number;
   /** `instructions` sent when the request has none. Default: the upstream layer's default. */
   defaultInstructions?: string;
+  /**
+   * Longest a reply may stream, in ms; then it ends with the in-band `error` event. Default 290 s,
+   * just under the route's Vercel `maxDuration` (300 s). `false`: no limit of our own.
+   */
+  maxStreamMs?: number | false;
 }
 
 export interface ProviderHandlerOptions {
@@ -94,6 +99,7 @@ export const DEFAULT_RESPONSES_RATE_LIMIT: RateLimitOption = { limit: 30, window
 export const DEFAULT_LOGIN_RATE_LIMIT: RateLimitOption = { limit: 10, windowMs: 60_000 };
 export const DEFAULT_LOGIN_GLOBAL_RATE_LIMIT: RateLimitOption = { limit: 100, windowMs: 60_000 };
 export const DEFAULT_MAX_REQUEST_BYTES = 1024 * 1024;
+export const DEFAULT_MAX_STREAM_MS = 290_000;
 
 export interface ResolvedCookieOptions {
   name: string;
@@ -117,6 +123,7 @@ export interface ResolvedOptions {
   responsesRateLimit: RateLimitOption | false;
   allowedModels: ReadonlySet<string> | undefined;
   maxRequestBytes: number;
+  maxStreamMs: number | false;
   defaultInstructions: string | undefined;
   loginRateLimit: RateLimitOption | false;
   loginGlobalRateLimit: RateLimitOption | false;
@@ -133,6 +140,7 @@ const rateLimitSchema = z.union([z.literal(false), z.object({ limit: positiveInt
 const numbersSchema = z.object({
   sessionTtlMs: positiveInt,
   maxRequestBytes: positiveInt,
+  maxStreamMs: z.union([z.literal(false), positiveInt]),
   responsesRateLimit: rateLimitSchema,
   loginRateLimit: rateLimitSchema,
   loginGlobalRateLimit: rateLimitSchema,
@@ -174,6 +182,7 @@ export function resolveOptions(options: ProviderHandlerOptions = {}): ResolvedOp
   const checked = numbersSchema.safeParse({
     sessionTtlMs,
     maxRequestBytes: proxy.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES,
+    maxStreamMs: proxy.maxStreamMs ?? DEFAULT_MAX_STREAM_MS,
     responsesRateLimit: proxy.rateLimit ?? DEFAULT_RESPONSES_RATE_LIMIT,
     loginRateLimit: options.loginRateLimit ?? DEFAULT_LOGIN_RATE_LIMIT,
     loginGlobalRateLimit: options.loginGlobalRateLimit ?? DEFAULT_LOGIN_GLOBAL_RATE_LIMIT,
@@ -209,6 +218,7 @@ export function resolveOptions(options: ProviderHandlerOptions = {}): ResolvedOp
     responsesRateLimit: checked.data.responsesRateLimit,
     allowedModels: allowedModels && allowedModels.length > 0 ? new Set(allowedModels) : undefined,
     maxRequestBytes: checked.data.maxRequestBytes,
+    maxStreamMs: checked.data.maxStreamMs,
     defaultInstructions: proxy.defaultInstructions,
     loginRateLimit: checked.data.loginRateLimit,
     loginGlobalRateLimit: checked.data.loginGlobalRateLimit,
