@@ -16,9 +16,18 @@ export function proxy(request: NextRequest) {
   return response;
 }
 
+// Next reads this statically: literals only, no shared constants.
 export const config = {
-  // Pages only: not the API (JSON and streams), not static files, not prefetches.
+  // Pages only: not the API (JSON and streams), not static files, not prefetches. "/" is listed on
+  // its own because under a basePath the pattern below needs a slash after it (`/chat-app/…`).
   matcher: [
+    {
+      source: "/",
+      missing: [
+        { type: "header", key: "next-router-prefetch" },
+        { type: "header", key: "purpose", value: "prefetch" },
+      ],
+    },
     {
       source: "/((?!api/|_next/static|_next/image|favicon.ico|icon.svg).*)",
       missing: [

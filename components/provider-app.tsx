@@ -11,10 +11,16 @@ import { ModelAccessOff, SignInScreen } from "./sign-in-screen";
 
 // The chat (AI SDK, markdown, highlighting) is downloaded only once someone is signed in, so the
 // sign-in screen stays small (`npm run bench` measures it).
-const ChatWorkspace = dynamic(() => import("./chat-workspace").then((module) => module.ChatWorkspace), {
-  ssr: false,
-  loading: () => <LoadingStatus />,
-});
+const ChatWorkspace = dynamic(
+  async () => {
+    await import("@/lib/client/zod-without-eval"); // before the AI SDK builds its zod schemas
+    return (await import("./chat-workspace")).ChatWorkspace;
+  },
+  {
+    ssr: false,
+    loading: () => <LoadingStatus />,
+  },
+);
 
 function LoadingStatus() {
   return (

@@ -1,6 +1,5 @@
 import "server-only";
 import { z } from "zod";
-import { DEFAULT_BASE_PATH } from "@/lib/client/base-path";
 import { createStoreFromEnv } from "@/lib/stores";
 import { createProviderHandler, type ProviderHandler } from "@/lib/server/handler";
 import type { ProviderHandlerOptions } from "@/lib/server/options";
@@ -63,7 +62,6 @@ export function optionsFromEnv(env: Record<string, string | undefined>): Provide
   }
   const e = parsed.data;
   return {
-    basePath: DEFAULT_BASE_PATH,
     secrets: e.LWC_SECRET,
     allowedOrigins: e.LWC_ALLOWED_ORIGINS,
     sessionTtlMs: e.LWC_SESSION_TTL_SECONDS * 1000,

@@ -3,6 +3,10 @@
  * build time by next.config.ts, which makes it Next's own `basePath` and inlines it (through
  * `env`) into the server and browser bundles alike. The session service is always at
  * `{LWC_BASE_PATH}/api/provider`: the route folder `app/api/provider/[...path]` never moves.
+ *
+ * The browser calls the full path; the server's handler keeps `/api/provider`, because Next removes
+ * its basePath before routing: a route handler's `request.url` under `/chat-app` reads
+ * `/api/provider/session`, not `/chat-app/api/provider/session` (measured with Next 16.4).
  */
 
 /** `/chat-app/` → `/chat-app`; blank or `/` → `` (the root). Throws on anything that is not a plain path. */
