@@ -126,7 +126,7 @@ describe("unexpected failures", () => {
       expect(login.headers.get("cache-control")).toBe("no-store");
       expect(evidence.logs.length).toBe(logsBefore + 1);
       const line = evidence.logs.at(-1)!;
-      expect(line.message).toMatch(/^\[login-with-chatgpt\] internal error on POST \/login: Error: disk on fire$/);
+      expect(line.message).toMatch(/^\[login-with-chatgpt\] internal error on POST \/login: Error: disk on fire request_id=[0-9a-f-]{36}$/);
       expect(line.message).not.toContain("\n");
     } finally {
       await h.close();
