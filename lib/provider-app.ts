@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
-import { createStoreFromEnv } from "@/lib/stores";
+import { normalizeAppBasePath } from "@/lib/client/base-path";
+import { createStoreFromEnv, STORE_ENV_VARIABLES } from "@/lib/stores";
 import { createProviderHandler, type ProviderHandler } from "@/lib/server/handler";
 import type { ProviderHandlerOptions } from "@/lib/server/options";
 
@@ -39,9 +40,26 @@ const envSchema = z.object({
   LWC_LOGIN_GLOBAL_RATE_LIMIT_PER_MINUTE: positiveInt(100),
   LWC_MAX_REQUEST_BYTES: positiveInt(1_048_576),
   LWC_MAX_STREAM_SECONDS: positiveInt(290),
-  // Read at build time by next.config.ts (Next's basePath); validated there and here alike.
-  LWC_BASE_PATH: optionalText,
+  // Build-time settings, read by next.config.ts (Next's basePath and build folder); checked here too.
+  LWC_BASE_PATH: z
+    .string()
+    .optional()
+    .refine((value) => {
+      try {
+        normalizeAppBasePath(value);
+        return true;
+      } catch {
+        return false;
+      }
+    }, "must be a path such as /chat-app"),
+  LWC_DIST_DIR: optionalText,
 });
+
+/**
+ * Every environment variable the app reads: the schema's and the store's. README, docs/server.md
+ * and .env.example must list exactly these (lib/env-docs.test.ts checks).
+ */
+export const ENV_VARIABLES: readonly string[] = [...Object.keys(envSchema.shape), ...STORE_ENV_VARIABLES];
 
 /**
  * Next.js wraps the global fetch for its data cache. Upstream calls carry one user's credentials

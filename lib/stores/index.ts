@@ -14,6 +14,9 @@ const CREDENTIAL_PAIRS = [
   ["KV_REST_API_URL", "KV_REST_API_TOKEN"],
 ] as const;
 
+/** Every variable createStoreFromEnv reads. */
+export const STORE_ENV_VARIABLES: readonly string[] = CREDENTIAL_PAIRS.flat();
+
 const restUrlSchema = z.url({ protocol: /^https?$/ });
 
 /**
