@@ -2,7 +2,7 @@ import type { Metadata, Viewport } from "next";
 import "./globals.css";
 
 export const metadata: Metadata = {
-  title: "Login with ChatGPT",
+  title: "Sign in with ChatGPT",
   description: "Sign in with your ChatGPT account and use your plan's models from a web app.",
 };
 

@@ -1,5 +1,9 @@
+import { connection } from "next/server";
 import { ProviderApp } from "@/components/provider-app";
+import { modelAccessEnabled } from "@/lib/provider-app";
 
-export default function Home() {
-  return <ProviderApp />;
+export default async function Home() {
+  // Rendered per request: the CSP nonce (proxy.ts) is new on every page load.
+  await connection();
+  return <ProviderApp modelAccess={modelAccessEnabled} />;
 }

@@ -19,7 +19,7 @@ export function AppHeader({ user, usage, onNewChat, onSignOut, signingOut }: App
     <header className="flex h-14 shrink-0 items-center gap-2 border-b border-border bg-background/90 px-3 backdrop-blur sm:px-5">
       <div className="flex min-w-0 items-center gap-2">
         <BrandMark className="size-7" />
-        <span className="hidden text-[15px] font-semibold tracking-tight md:inline">Login with ChatGPT</span>
+        <span className="hidden text-[15px] font-semibold tracking-tight md:inline">Sign in with ChatGPT</span>
         <button type="button" data-testid="new-chat-button" onClick={onNewChat} className={`${ghostButton} ml-1 px-2.5 sm:px-3`}>
           <PlusIcon className="size-4" />
           <span className="max-[420px]:sr-only">New chat</span>

@@ -1,13 +1,35 @@
 "use client";
 
+import dynamic from "next/dynamic";
 import { useEffect, useRef } from "react";
 import { describeSessionErrorCode } from "@/lib/client/session-error";
 import { useProviderSession } from "@/lib/client/use-provider-session";
 import { AuthLayout } from "./auth-layout";
-import { ChatWorkspace } from "./chat-workspace";
 import { DeviceCodePanel } from "./device-code-panel";
 import { LoginEndState } from "./login-end-state";
-import { SignInScreen } from "./sign-in-screen";
+import { ModelAccessOff, SignInScreen } from "./sign-in-screen";
+
+// The chat (AI SDK, markdown, highlighting) is downloaded only once someone is signed in, so the
+// sign-in screen stays small (`npm run bench` measures it).
+const ChatWorkspace = dynamic(
+  async () => {
+    await import("@/lib/client/zod-without-eval"); // before the AI SDK builds its zod schemas
+    return (await import("./chat-workspace")).ChatWorkspace;
+  },
+  {
+    ssr: false,
+    loading: () => <LoadingStatus />,
+  },
+);
+
+function LoadingStatus() {
+  return (
+    <div role="status" className="flex items-center justify-center gap-3 py-16 text-sm text-muted-foreground">
+      <span aria-hidden="true" className="size-4 animate-spin rounded-full border-2 border-border border-t-foreground motion-reduce:animate-none" />
+      Loading…
+    </div>
+  );
+}
 
 const EXPIRED_MESSAGE = "Codes last 15 minutes. Get a new one and enter it on the ChatGPT page.";
 const SESSION_ENDED_MESSAGE = "Your sign-in is no longer valid (it expired or was signed out elsewhere). Sign in again to continue.";
@@ -60,8 +82,11 @@ function useFocusHeadingOnScreenChange(screen: Screen) {
   return { headingRef, userAction };
 }
 
-/** The whole app: picks the screen from the session state. */
-export function ProviderApp() {
+/**
+ * The whole app: picks the screen from the session state. `modelAccess` is false when the server
+ * runs with the model proxy off (LWC_RESPONSES_PROXY=off): then no sign-in is offered.
+ */
+export function ProviderApp({ modelAccess = true }: { modelAccess?: boolean }) {
   const session = useProviderSession();
   const { status, state, error, busy } = session;
 
@@ -86,6 +111,14 @@ export function ProviderApp() {
   const signIn = userAction(session.signIn);
   const signOut = userAction(session.signOut);
 
+  if (!modelAccess) {
+    return (
+      <AuthLayout>
+        <ModelAccessOff />
+      </AuthLayout>
+    );
+  }
+
   if (screen === "chat" && session.user) {
     return (
       <ChatWorkspace
@@ -103,10 +136,7 @@ export function ProviderApp() {
   return (
     <AuthLayout>
       {screen === "loading" ? (
-        <div role="status" className="flex items-center justify-center gap-3 py-16 text-sm text-muted-foreground">
-          <span aria-hidden="true" className="size-4 animate-spin rounded-full border-2 border-border border-t-foreground motion-reduce:animate-none" />
-          Loading…
-        </div>
+        <LoadingStatus />
       ) : screen === "pending" && state?.userCode && state.verificationUrl ? (
         <DeviceCodePanel
           userCode={state.userCode}

@@ -27,3 +27,16 @@ export function SignInScreen({ onSignIn, busy, headingRef }: SignInScreenProps) 
     </div>
   );
 }
+
+/** Shown instead of the sign-in when the server runs with model access turned off (LWC_RESPONSES_PROXY=off). */
+export function ModelAccessOff() {
+  return (
+    <div className="flex flex-col gap-3" data-testid="model-access-off">
+      <h1 className="text-2xl font-semibold tracking-tight text-balance">Model access is turned off</h1>
+      <p className="text-[15px] leading-6 text-muted-foreground">
+        Model access is turned off on this server, so signing in would not let you chat. Nothing was sent to
+        ChatGPT. Please try again later or ask whoever runs this site.
+      </p>
+    </div>
+  );
+}

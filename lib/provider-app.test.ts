@@ -28,7 +28,7 @@ describe("lib/provider-app", () => {
       allowedOrigins: [],
       sessionTtlMs: 604_800_000,
       enableResponsesProxy: true,
-      responsesProxy: { rateLimit: { limit: 30, windowMs: 60_000 }, maxRequestBytes: 1_048_576 },
+      responsesProxy: { rateLimit: { limit: 30, windowMs: 60_000 }, maxRequestBytes: 1_048_576, maxStreamMs: 290_000 },
       loginRateLimit: { limit: 10, windowMs: 60_000 },
       trustedProxyHops: 1,
       upstream: {},
@@ -71,6 +71,8 @@ describe("lib/provider-app", () => {
     const { optionsFromEnv } = await load();
     expect(() => optionsFromEnv({ LWC_RATE_LIMIT_PER_MINUTE: "lots" })).toThrow(/LWC_RATE_LIMIT_PER_MINUTE/);
     expect(() => optionsFromEnv({ LWC_RESPONSES_PROXY: "maybe" })).toThrow(/LWC_RESPONSES_PROXY/);
+    expect(() => optionsFromEnv({ LWC_BASE_PATH: "chat app" })).toThrow(/LWC_BASE_PATH/);
+    expect(() => optionsFromEnv({ LWC_MAX_STREAM_SECONDS: "0" })).toThrow(/LWC_MAX_STREAM_SECONDS/);
     let message = "";
     try {
       optionsFromEnv({ LWC_SESSION_TTL_SECONDS: "-12345" });

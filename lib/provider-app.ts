@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
-import { createStoreFromEnv } from "@/lib/stores";
+import { normalizeAppBasePath } from "@/lib/client/base-path";
+import { createStoreFromEnv, STORE_ENV_VARIABLES } from "@/lib/stores";
 import { createProviderHandler, type ProviderHandler } from "@/lib/server/handler";
 import type { ProviderHandlerOptions } from "@/lib/server/options";
 import { REALTIME_TRANSPORTS, VOICE_MODES } from "@/lib/upstream/realtime";
@@ -53,7 +54,27 @@ const envSchema = z.object({
     .optional()
     .transform((value) => (value?.trim() ? Number(value.trim()) : 1))
     .pipe(z.number().int().min(0).max(20)),
+  LWC_MAX_STREAM_SECONDS: positiveInt(290),
+  // Build-time settings, read by next.config.ts (Next's basePath and build folder); checked here too.
+  LWC_BASE_PATH: z
+    .string()
+    .optional()
+    .refine((value) => {
+      try {
+        normalizeAppBasePath(value);
+        return true;
+      } catch {
+        return false;
+      }
+    }, "must be a path such as /chat-app"),
+  LWC_DIST_DIR: optionalText,
 });
+
+/**
+ * Every environment variable the app reads: the schema's and the store's. README, docs/server.md
+ * and .env.example must list exactly these (lib/env-docs.test.ts checks).
+ */
+export const ENV_VARIABLES: readonly string[] = [...Object.keys(envSchema.shape), ...STORE_ENV_VARIABLES];
 
 /**
  * Next.js wraps the global fetch for its data cache. Upstream calls carry one user's credentials
@@ -83,6 +104,7 @@ export function optionsFromEnv(env: Record<string, string | undefined>): Provide
       rateLimit: { limit: e.LWC_RATE_LIMIT_PER_MINUTE, windowMs: 60_000 },
       ...(e.LWC_ALLOWED_MODELS.length > 0 ? { allowedModels: e.LWC_ALLOWED_MODELS } : {}),
       maxRequestBytes: e.LWC_MAX_REQUEST_BYTES,
+      maxStreamMs: e.LWC_MAX_STREAM_SECONDS * 1000,
     },
     realtime: {
       enabled: e.LWC_REALTIME === "on",
@@ -104,5 +126,10 @@ export function optionsFromEnv(env: Record<string, string | undefined>): Provide
   };
 }
 
+const appOptions = optionsFromEnv(process.env);
+
 /** The one handler instance of the app, built from the environment once per server process. */
-export const providerHandler: ProviderHandler = createProviderHandler(optionsFromEnv(process.env));
+export const providerHandler: ProviderHandler = createProviderHandler(appOptions);
+
+/** False when `LWC_RESPONSES_PROXY=off`: the page then says so instead of offering a sign-in. */
+export const modelAccessEnabled: boolean = appOptions.enableResponsesProxy !== false;

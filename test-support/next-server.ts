@@ -23,8 +23,10 @@ export interface NextServer {
  * does. Requires `next build` to have run. Resolves once /api/health answers.
  */
 export async function startNextServer(env: Record<string, string>, port?: number): Promise<NextServer> {
-  if (!existsSync(join(projectRoot, ".next", "BUILD_ID"))) {
-    throw new Error("No production build found: run `npm run build` first.");
+  // LWC_DIST_DIR picks another build (the base-path one: `npm run build:base-path`).
+  const distDir = env.LWC_DIST_DIR ?? ".next";
+  if (!existsSync(join(projectRoot, distDir, "BUILD_ID"))) {
+    throw new Error(`No production build in ${distDir}: run \`npm run build${distDir === ".next" ? "" : ":base-path"}\` first.`);
   }
   const chosenPort = port ?? (await freePort());
   let currentEnv = { ...env };
@@ -40,7 +42,7 @@ export async function startNextServer(env: Record<string, string>, port?: number
     });
     child.stdout?.on("data", (chunk: Buffer) => (log += chunk.toString()));
     child.stderr?.on("data", (chunk: Buffer) => (log += chunk.toString()));
-    await waitForHealth(`http://127.0.0.1:${chosenPort}/api/health`, child, () => log);
+    await waitForHealth(`http://127.0.0.1:${chosenPort}${currentEnv.LWC_BASE_PATH ?? ""}/api/health`, child, () => log);
   };
 
   const stop = async (options: { crash?: boolean } = {}) => {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { MOCK_UPSTREAM_URL } from "./servers";
 
-/** The mock's fault names (INTERFACES.md section 2). */
+/** The mock's fault names (docs/mock-upstream.md). */
 export type MockFault =
   | "server_error"
   | "usage_limit"

@@ -1,4 +1,4 @@
-/** The mock upstream's deterministic reply text (INTERFACES.md section 2). */
+/** The mock upstream's deterministic reply text (docs/mock-upstream.md). */
 export function expectedReply(lastUserText: string, firstUserText?: string): string {
   const reply = `You said: "${lastUserText}".`;
   return firstUserText === undefined ? reply : `${reply} Earlier you said: "${firstUserText}".`;

@@ -1,4 +1,4 @@
-import { publicSessionStateSchema, type PublicSessionState } from "./session-state";
+import { parsePublicSessionState, type PublicSessionState } from "./session-state";
 import { ProviderProxyError, providerProxyErrorFromResponse } from "./provider-proxy-error";
 import { normalizeBasePath } from "./base-path";
 
@@ -72,15 +72,15 @@ export function createSessionApi(options: SessionApiOptions = {}): SessionApi {
     const issued = response.headers.get(LOGIN_NONCE_HEADER);
     if (issued) nonce.set(issued);
     if (!response.ok) throw await providerProxyErrorFromResponse(response);
-    const parsed = publicSessionStateSchema.safeParse(await response.json().catch(() => null));
-    if (!parsed.success) {
+    const parsed = parsePublicSessionState(await response.json().catch(() => null));
+    if (!parsed) {
       throw new ProviderProxyError({
         status: response.status,
         code: "invalid_session_response",
         message: "The session service answered with an unexpected shape.",
       });
     }
-    return parsed.data;
+    return parsed;
   };
 
   return {

@@ -1,26 +1,69 @@
-import { z } from "zod";
+/*
+ * The public session state, checked by hand rather than with zod: this module is on the sign-in
+ * screen, and zod (even zod/mini) would add about 27 KB gzipped to it (`npm run bench`).
+ */
+
+export type SessionStatus = "unauthenticated" | "pending" | "authenticated" | "expired" | "error";
+
+export interface SessionUser {
+  accountId: string;
+  email: string;
+  plan: string;
+}
 
 /** The public session state the service returns from /login, /status, /session and /logout. */
-export const publicSessionStateSchema = z.object({
-  status: z.enum(["unauthenticated", "pending", "authenticated", "expired", "error"]),
-  userCode: z.string().optional(),
-  verificationUrl: z.string().optional(),
-  interval: z.number().optional(),
-  expiresAt: z.number().optional(),
-  user: z
-    .object({
-      accountId: z.string(),
-      email: z.string(),
-      plan: z.string(),
-    })
-    .optional(),
-  error: z.string().optional(),
-  message: z.string().optional(),
-});
+export interface PublicSessionState {
+  status: SessionStatus;
+  userCode?: string;
+  verificationUrl?: string;
+  interval?: number;
+  expiresAt?: number;
+  user?: SessionUser;
+  error?: string;
+  message?: string;
+}
 
-export type PublicSessionState = z.infer<typeof publicSessionStateSchema>;
-export type SessionStatus = PublicSessionState["status"];
-export type SessionUser = NonNullable<PublicSessionState["user"]>;
+const STATUSES: readonly string[] = ["unauthenticated", "pending", "authenticated", "expired", "error"];
+const TEXT_FIELDS = ["userCode", "verificationUrl", "error", "message"] as const;
+const NUMBER_FIELDS = ["interval", "expiresAt"] as const;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function parseUser(value: unknown): SessionUser | undefined {
+  if (!isRecord(value)) return undefined;
+  const { accountId, email, plan } = value;
+  if (typeof accountId !== "string" || typeof email !== "string" || typeof plan !== "string") return undefined;
+  return { accountId, email, plan };
+}
+
+/**
+ * The state when `value` has the documented shape (unknown fields dropped), else undefined. A field
+ * that is present must have its type; optional fields may be absent.
+ */
+export function parsePublicSessionState(value: unknown): PublicSessionState | undefined {
+  if (!isRecord(value) || typeof value.status !== "string" || !STATUSES.includes(value.status)) return undefined;
+  const state: PublicSessionState = { status: value.status as SessionStatus };
+  for (const field of TEXT_FIELDS) {
+    const fieldValue = value[field];
+    if (fieldValue === undefined) continue;
+    if (typeof fieldValue !== "string") return undefined;
+    state[field] = fieldValue;
+  }
+  for (const field of NUMBER_FIELDS) {
+    const fieldValue = value[field];
+    if (fieldValue === undefined) continue;
+    if (typeof fieldValue !== "number" || !Number.isFinite(fieldValue)) return undefined;
+    state[field] = fieldValue;
+  }
+  if (value.user !== undefined) {
+    const user = parseUser(value.user);
+    if (!user) return undefined;
+    state.user = user;
+  }
+  return state;
+}
 
 /** Poll spacing when the server leaves `interval` out (the provider's own default). */
 export const DEFAULT_POLL_INTERVAL_SECONDS = 5;

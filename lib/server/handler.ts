@@ -1,12 +1,12 @@
-import { createRateLimiter } from "@/lib/stores/rate-limit";
+import type { RateLimiter, RateLimitPurpose } from "@/lib/stores/types";
 import { createAccountModelsCache } from "./account-models";
 import type { ServerContext } from "./context";
 import { createCookieSigner } from "./cookies";
 import { LOGIN_REUSE_RATE_LIMIT } from "./device-login";
 import { applyCorsHeaders, applyPreflightHeaders, checkOrigin, type OriginVerdict } from "./csrf";
 import { ensureNoStore, errorResponse, textResponse } from "./json";
-import { describeErrorForLog, LOG_PREFIX } from "./logger";
-import { resolveOptions, type ProviderHandlerOptions } from "./options";
+import { describeErrorForLog, LOG_PREFIX, REQUEST_ID_HEADER, requestIdOf, runWithRequestId, withRequestIds } from "./logger";
+import { resolveOptions, type ProviderHandlerOptions, type RateLimitOption } from "./options";
 import type { PublicSessionState } from "./public-state";
 import { toPublicState } from "./public-state";
 import { createRefreshCoordinator } from "./refresh";
@@ -29,7 +29,11 @@ export interface ProviderHandler {
   /** The public state of the request's session. Never polls, refreshes or writes. */
   getSession(request: Request): Promise<PublicSessionState>;
   dangerouslyGetTokens(request: Request, options?: { includeRefreshToken?: boolean }): Promise<ExportedTokens>;
+  /** Whether the store answers (one read, bounded by a deadline). For health checks; says nothing secret. */
+  checkStore(): Promise<"ok" | "degraded">;
 }
+
+const STORE_CHECK_DEADLINE_MS = 3_000;
 
 export const LOGIN_RATE_LIMIT_PREFIX = "lwc:rl:login";
 export const LOGIN_GLOBAL_RATE_LIMIT_PREFIX = "lwc:rl:login-all";
@@ -37,34 +41,39 @@ export const LOGIN_REUSE_RATE_LIMIT_PREFIX = "lwc:rl:login-reuse";
 export const RESPONSES_RATE_LIMIT_PREFIX = "lwc:rl:responses";
 export const MODELS_RATE_LIMIT_PREFIX = "lwc:rl:models";
 
+const RATE_LIMIT_PREFIXES: Record<RateLimitPurpose, string> = {
+  login: LOGIN_RATE_LIMIT_PREFIX,
+  "login-global": LOGIN_GLOBAL_RATE_LIMIT_PREFIX,
+  "login-reuse": LOGIN_REUSE_RATE_LIMIT_PREFIX,
+  responses: RESPONSES_RATE_LIMIT_PREFIX,
+  models: MODELS_RATE_LIMIT_PREFIX,
+};
+
 function isStoreUnavailable(error: unknown): boolean {
   return error instanceof Error && (error as { code?: unknown }).code === "store_unavailable";
 }
 
 export function createProviderHandler(options: ProviderHandlerOptions = {}): ProviderHandler {
-  const resolved = resolveOptions(options);
+  const configured = resolveOptions(options);
+  // Every line logged while a request is handled ends with its request id (also sent as x-request-id).
+  const resolved = { ...configured, logger: withRequestIds(configured.logger) };
   const { store, logger } = resolved;
   const sessions = createSessionStore(store, createSealer(resolved.secrets), resolved.now);
+  /** The limiter for one purpose from the configured factory; undefined when that limit is off. */
+  const limiterFor = (purpose: RateLimitPurpose, setting: RateLimitOption | false): RateLimiter | undefined =>
+    setting
+      ? resolved.createRateLimiter(store, { purpose, prefix: RATE_LIMIT_PREFIXES[purpose], now: resolved.now, ...setting })
+      : undefined;
   const ctx: ServerContext = {
     options: resolved,
     sessions,
     signer: createCookieSigner(resolved.secrets),
     refresher: createRefreshCoordinator({ store, sessions, upstream: resolved.upstream, now: resolved.now }),
-    loginLimiter: resolved.loginRateLimit
-      ? createRateLimiter(store, { prefix: LOGIN_RATE_LIMIT_PREFIX, ...resolved.loginRateLimit })
-      : undefined,
-    loginReuseLimiter: resolved.loginRateLimit
-      ? createRateLimiter(store, { prefix: LOGIN_REUSE_RATE_LIMIT_PREFIX, ...LOGIN_REUSE_RATE_LIMIT })
-      : undefined,
-    loginGlobalLimiter: resolved.loginGlobalRateLimit
-      ? createRateLimiter(store, { prefix: LOGIN_GLOBAL_RATE_LIMIT_PREFIX, ...resolved.loginGlobalRateLimit })
-      : undefined,
-    responsesLimiter: resolved.responsesRateLimit
-      ? createRateLimiter(store, { prefix: RESPONSES_RATE_LIMIT_PREFIX, ...resolved.responsesRateLimit })
-      : undefined,
-    modelsLimiter: resolved.responsesRateLimit
-      ? createRateLimiter(store, { prefix: MODELS_RATE_LIMIT_PREFIX, ...resolved.responsesRateLimit })
-      : undefined,
+    loginLimiter: limiterFor("login", resolved.loginRateLimit),
+    loginReuseLimiter: limiterFor("login-reuse", resolved.loginRateLimit && LOGIN_REUSE_RATE_LIMIT),
+    loginGlobalLimiter: limiterFor("login-global", resolved.loginGlobalRateLimit),
+    responsesLimiter: limiterFor("responses", resolved.responsesRateLimit),
+    modelsLimiter: limiterFor("models", resolved.responsesRateLimit),
   };
   const manager = createSessionManager(ctx);
   const modelsCache = createAccountModelsCache(resolved.now);
@@ -115,7 +124,17 @@ export function createProviderHandler(options: ProviderHandlerOptions = {}): Pro
     return errorResponse(403, "origin_not_allowed", { origin: verdict.origin });
   }
 
-  async function handler(request: Request): Promise<Response> {
+  /** Runs one request with its id in scope for the logger, and puts the id on the reply. */
+  function withRequestId(serve: (request: Request) => Promise<Response>) {
+    return async (request: Request): Promise<Response> => {
+      const requestId = requestIdOf(request);
+      const response = ensureNoStore(await runWithRequestId(requestId, () => serve(request)));
+      response.headers.set(REQUEST_ID_HEADER, requestId);
+      return response;
+    };
+  }
+
+  async function serveRequest(request: Request): Promise<Response> {
     const match = router.match(request);
     if (match.kind === "not_found") return textResponse("Not Found", 404);
     const verdict = checkOrigin(request, resolved.allowedOrigins);
@@ -133,17 +152,34 @@ export function createProviderHandler(options: ProviderHandlerOptions = {}): Pro
     return finish(await runSafely(match.handler, request, match.params, match.pattern), verdict);
   }
 
-  async function proxyFetch(request: Request): Promise<Response> {
+  async function serveProxyFetch(request: Request): Promise<Response> {
     if (!resolved.enableResponsesProxy) return textResponse("Not Found", 404);
     const verdict = checkOrigin(request, resolved.allowedOrigins);
     if (verdict.kind === "rejected") return finish(rejectOrigin(verdict), verdict);
     return finish(await runSafely(responses, request, {}, "/responses (proxyFetch)"), verdict);
   }
 
+  async function checkStore(): Promise<"ok" | "degraded"> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error("store check timed out")), STORE_CHECK_DEADLINE_MS);
+    });
+    try {
+      await Promise.race([store.get("lwc:health"), deadline]);
+      return "ok";
+    } catch (error) {
+      logger.warn(`${LOG_PREFIX} health check: session store unavailable (${describeErrorForLog(error)})`);
+      return "degraded";
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   return {
     basePath: resolved.basePath,
-    handler,
-    proxyFetch,
+    handler: withRequestId(serveRequest),
+    proxyFetch: withRequestId(serveProxyFetch),
+    checkStore,
     async getSession(request) {
       return toPublicState((await manager.readOwn(request))?.record ?? null, resolved.now());
     },

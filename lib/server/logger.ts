@@ -1,3 +1,5 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+
 /** Where the handler writes its few log lines. Lines never carry tokens, cookie values, secrets or prompt text. */
 export interface Logger {
   info(message: string): void;
@@ -30,4 +32,32 @@ export function describeErrorForLog(error: unknown): string {
   const name = identifierOrUndefined(error.name) ?? "Error";
   const code = identifierOrUndefined((error as { code?: unknown }).code);
   return code ? `${name} (code=${code})` : name;
+}
+
+const requestIdScope = new AsyncLocalStorage<string>();
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+export const REQUEST_ID_HEADER = "x-request-id";
+
+/** The caller's `x-request-id` when it is short and plain (a proxy's or load balancer's id), else a new UUID. */
+export function requestIdOf(request: Request): string {
+  const incoming = request.headers.get(REQUEST_ID_HEADER)?.trim();
+  return incoming && SANE_REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
+}
+
+/** Runs `work` with `requestId` as the id that `withRequestIds` loggers append to each line. */
+export function runWithRequestId<T>(requestId: string, work: () => T): T {
+  return requestIdScope.run(requestId, work);
+}
+
+/** A logger that ends every line written while handling a request with ` request_id=<id>`. */
+export function withRequestIds(logger: Logger): Logger {
+  const tag = (message: string) => {
+    const id = requestIdScope.getStore();
+    return id ? `${message} request_id=${id}` : message;
+  };
+  return {
+    info: (message) => logger.info(tag(message)),
+    warn: (message) => logger.warn(tag(message)),
+    error: (message) => logger.error(tag(message)),
+  };
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { createMemoryStore } from "@/lib/stores/memory-store";
+import { createRateLimiter, type RateLimiterFactory } from "@/lib/stores/rate-limit";
 import type { KeyValueStore } from "@/lib/stores/types";
 import { resolveUpstreamConfig } from "@/lib/upstream/config";
 import type { UpstreamConfig } from "@/lib/upstream/types";
@@ -47,6 +48,11 @@ export interface ResponsesProxyOptions {
   maxRequestBytes?: number;
   /** `instructions` sent when the request has none. Default: the upstream layer's default. */
   defaultInstructions?: string;
+  /**
+   * Longest a reply may stream, in ms; then it ends with the in-band `error` event. Default 290 s,
+   * just under the route's Vercel `maxDuration` (300 s). `false`: no limit of our own.
+   */
+  maxStreamMs?: number | false;
 }
 
 export interface ProviderHandlerOptions {
@@ -59,6 +65,12 @@ export interface ProviderHandlerOptions {
   cookie?: SessionCookieOptions;
   /** Default: an in-memory, process-local store. */
   sessionStore?: KeyValueStore;
+  /**
+   * Builds the limiter for each purpose (`login`, `login-global`, `responses`) from the store and
+   * that purpose's prefix and limit. Default `createRateLimiter`: @upstash/ratelimit on Upstash, a
+   * counter in memory, and a setIfAbsent-based fixed window on any other KeyValueStore.
+   */
+  createRateLimiter?: RateLimiterFactory;
   /** Cookie signing and record sealing secrets, each >= 32 chars. The first signs/seals, all verify. */
   secrets?: string[];
   /** Default true. `false` makes /models and /responses unknown paths (plain-text 404). */
@@ -103,6 +115,7 @@ export const DEFAULT_RESPONSES_RATE_LIMIT: RateLimitOption = { limit: 30, window
 export const DEFAULT_LOGIN_RATE_LIMIT: RateLimitOption = { limit: 10, windowMs: 60_000 };
 export const DEFAULT_LOGIN_GLOBAL_RATE_LIMIT: RateLimitOption = { limit: 100, windowMs: 60_000 };
 export const DEFAULT_MAX_REQUEST_BYTES = 1024 * 1024;
+export const DEFAULT_MAX_STREAM_MS = 290_000;
 
 export interface ResolvedCookieOptions {
   name: string;
@@ -121,11 +134,13 @@ export interface ResolvedOptions {
   sessionTtlMs: number;
   cookie: ResolvedCookieOptions;
   store: KeyValueStore;
+  createRateLimiter: RateLimiterFactory;
   secrets: string[];
   enableResponsesProxy: boolean;
   responsesRateLimit: RateLimitOption | false;
   allowedModels: ReadonlySet<string> | undefined;
   maxRequestBytes: number;
+  maxStreamMs: number | false;
   defaultInstructions: string | undefined;
   realtime: ResolvedRealtimeOptions;
   loginRateLimit: RateLimitOption | false;
@@ -143,6 +158,7 @@ const rateLimitSchema = z.union([z.literal(false), z.object({ limit: positiveInt
 const numbersSchema = z.object({
   sessionTtlMs: positiveInt,
   maxRequestBytes: positiveInt,
+  maxStreamMs: z.union([z.literal(false), positiveInt]),
   responsesRateLimit: rateLimitSchema,
   loginRateLimit: rateLimitSchema,
   loginGlobalRateLimit: rateLimitSchema,
@@ -185,6 +201,7 @@ export function resolveOptions(options: ProviderHandlerOptions = {}): ResolvedOp
   const checked = numbersSchema.safeParse({
     sessionTtlMs,
     maxRequestBytes: proxy.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES,
+    maxStreamMs: proxy.maxStreamMs ?? DEFAULT_MAX_STREAM_MS,
     responsesRateLimit: proxy.rateLimit ?? DEFAULT_RESPONSES_RATE_LIMIT,
     loginRateLimit: options.loginRateLimit ?? DEFAULT_LOGIN_RATE_LIMIT,
     loginGlobalRateLimit: options.loginGlobalRateLimit ?? DEFAULT_LOGIN_GLOBAL_RATE_LIMIT,
@@ -221,11 +238,13 @@ export function resolveOptions(options: ProviderHandlerOptions = {}): ResolvedOp
       hostPrefix: cookieOverrides.hostPrefix ?? hostPrefixAllowed,
     },
     store: options.sessionStore ?? createMemoryStore({ now }),
+    createRateLimiter: options.createRateLimiter ?? createRateLimiter,
     secrets: resolveSecrets(options.secrets, logger),
     enableResponsesProxy: options.enableResponsesProxy ?? true,
     responsesRateLimit: checked.data.responsesRateLimit,
     allowedModels: allowedModels && allowedModels.length > 0 ? new Set(allowedModels) : undefined,
     maxRequestBytes: checked.data.maxRequestBytes,
+    maxStreamMs: checked.data.maxStreamMs,
     defaultInstructions: proxy.defaultInstructions,
     realtime: resolveRealtimeOptions(options.realtime),
     loginRateLimit: checked.data.loginRateLimit,

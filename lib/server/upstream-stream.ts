@@ -10,14 +10,8 @@ const encoder = new TextEncoder();
  * blank line ends any event the upstream left half-written; `sequence_number: -1` marks it as
  * added by the proxy rather than sent by the backend.
  */
-function interruptedEvent(): Uint8Array {
-  const event = {
-    type: "error",
-    sequence_number: -1,
-    code: STREAM_INTERRUPTED_CODE,
-    message: "The model's reply broke off before it finished. Try again.",
-    param: null,
-  };
+function interruptedEvent(message = "The model's reply broke off before it finished. Try again."): Uint8Array {
+  const event = { type: "error", sequence_number: -1, code: STREAM_INTERRUPTED_CODE, message, param: null };
   return encoder.encode(`\n\nevent: error\ndata: ${JSON.stringify(event)}\n\n`);
 }
 
@@ -31,16 +25,40 @@ export function guardUpstreamStream(
   body: ReadableStream<Uint8Array>,
   logger: Logger,
   clientSignal: AbortSignal,
+  /**
+   * Longest the reply may stream. Past it the upstream read is cancelled and the reply ends with
+   * the same in-band `error` event, before a platform limit (Vercel's maxDuration) tears it down.
+   */
+  maxStreamMs?: number,
 ): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   let cancelled = false;
+  let timedOut = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const endAtTimeLimit = (controller: ReadableStreamDefaultController<Uint8Array>) => {
+    logger.warn(`${LOG_PREFIX} upstream /responses stream stopped at the time limit (${maxStreamMs} ms)`);
+    controller.enqueue(interruptedEvent("The reply reached this server's time limit and was cut short. Ask to continue."));
+    controller.close();
+  };
   return new ReadableStream<Uint8Array>({
+    start() {
+      if (!maxStreamMs) return;
+      timer = setTimeout(() => {
+        timedOut = true;
+        void reader.cancel("time limit").catch(() => undefined);
+      }, maxStreamMs);
+    },
     async pull(controller) {
       try {
         const { done, value } = await reader.read();
-        if (done) controller.close();
-        else controller.enqueue(value);
+        if (timedOut) return endAtTimeLimit(controller);
+        if (done) {
+          clearTimeout(timer);
+          controller.close();
+        } else controller.enqueue(value);
       } catch (error) {
+        clearTimeout(timer);
+        if (timedOut && !cancelled) return endAtTimeLimit(controller);
         if (cancelled || clientSignal.aborted) return;
         logger.warn(`${LOG_PREFIX} upstream /responses stream interrupted: ${describeErrorForLog(error)}`);
         controller.enqueue(interruptedEvent());
@@ -49,6 +67,7 @@ export function guardUpstreamStream(
     },
     cancel(reason) {
       cancelled = true;
+      clearTimeout(timer);
       return reader.cancel(reason);
     },
   });

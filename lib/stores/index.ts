@@ -5,14 +5,17 @@ import { createUpstashStore } from "./upstash-store";
 
 export { createMemoryStore } from "./memory-store";
 export { createUpstashStore, DEFAULT_STORE_TIMEOUT_MS, type UpstashStoreOptions } from "./upstash-store";
-export { createRateLimiter, type RateLimiterOptions } from "./rate-limit";
-export { StoreUnavailableError, type KeyValueStore, type RateLimiter, type RateLimitResult } from "./types";
+export { createRateLimiter, type RateLimiterFactory, type RateLimiterOptions } from "./rate-limit";
+export { StoreUnavailableError, type KeyValueStore, type RateLimiter, type RateLimitPurpose, type RateLimitResult } from "./types";
 
 /** Upstash's own names first, then the ones Vercel's marketplace integration sets. */
 const CREDENTIAL_PAIRS = [
   ["UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN"],
   ["KV_REST_API_URL", "KV_REST_API_TOKEN"],
 ] as const;
+
+/** Every variable createStoreFromEnv reads. */
+export const STORE_ENV_VARIABLES: readonly string[] = CREDENTIAL_PAIRS.flat();
 
 const restUrlSchema = z.url({ protocol: /^https?$/ });
 

@@ -102,6 +102,12 @@ function describeLimiterContract(name: string, start: () => Promise<{ store: Key
 
 describeLimiterContract("memory store", async () => ({ store: createMemoryStore(), stop: async () => {} }));
 
+// A store the limiter does not know (same methods, no memory internals): the setIfAbsent slot window.
+describeLimiterContract("a custom store (setIfAbsent slots)", async () => ({
+  store: { ...createMemoryStore(), kind: "custom" },
+  stop: async () => {},
+}));
+
 describeLimiterContract("upstash store (REST bridge + redis-server)", () => startUpstashStack());
 
 describe("memory rate limiter with an injected clock", () => {

@@ -2,14 +2,24 @@ import { Ratelimit } from "@upstash/ratelimit";
 import type { Redis } from "@upstash/redis";
 import { z } from "zod";
 import { memoryStoreInternals } from "./memory-store";
-import type { KeyValueStore, RateLimiter, RateLimitResult } from "./types";
+import type { KeyValueStore, RateLimiter, RateLimitPurpose, RateLimitResult } from "./types";
 import { withStoreDeadline } from "./upstash-store";
 
 export interface RateLimiterOptions {
   prefix: string;
   limit: number;
   windowMs: number;
+  /** What the limiter is for, when the handler asks (a factory of your own may pick by it). */
+  purpose?: RateLimitPurpose;
+  /** Clock for stores of your own (memory and Upstash use their own). Default Date.now. */
+  now?: () => number;
 }
+
+/**
+ * How the handler gets a limiter for each purpose. `createRateLimiter` is the default; pass your own
+ * (same signature) to the handler's `createRateLimiter` option to plug in any limiter.
+ */
+export type RateLimiterFactory = (store: KeyValueStore, options: RateLimiterOptions) => RateLimiter;
 
 const optionsSchema = z.object({
   prefix: z.string().min(1),
@@ -26,11 +36,43 @@ export function createRateLimiter(store: KeyValueStore, options: RateLimiterOpti
   const { prefix, limit, windowMs } = optionsSchema.parse(options);
   if (store.kind === "upstash") return createUpstashRateLimiter(upstashClientOf(store), prefix, limit, windowMs);
   const internals = memoryStoreInternals(store);
-  if (!internals) throw new TypeError("createRateLimiter: unknown memory store (use createMemoryStore)");
+  if (!internals) return createSlotRateLimiter(store, prefix, limit, windowMs, options.now ?? Date.now);
   return {
     async limit(identifier) {
       const { count, reset } = internals.countHit(`${prefix}:${identifier}`, windowMs);
       return { success: count <= limit, limit, remaining: Math.max(0, limit - count), reset };
+    },
+  };
+}
+
+/**
+ * A fixed-window limiter for any KeyValueStore, built on its atomic `setIfAbsent`: hit n of a window
+ * claims slot n (`{prefix}:{id}:{window}:{n}`), so at most `limit` calls can succeed per window even
+ * across instances. A refusal costs one `get` (the last slot is taken); an admission costs up to
+ * `limit` round trips, which is fine for the small per-minute limits here. A store with a cheaper
+ * atomic counter can bring its own limiter through the handler's `createRateLimiter` option.
+ */
+function createSlotRateLimiter(
+  store: KeyValueStore,
+  prefix: string,
+  limit: number,
+  windowMs: number,
+  now: () => number,
+): RateLimiter {
+  return {
+    async limit(identifier): Promise<RateLimitResult> {
+      const window = Math.floor(now() / windowMs);
+      const reset = (window + 1) * windowMs;
+      const slotKey = (slot: number) => `${prefix}:${identifier}:${window}:${slot}`;
+      // Slots outlive their window a little, so a late caller cannot reopen a finished one.
+      const ttlMs = reset - now() + windowMs;
+      if ((await store.get(slotKey(limit))) !== null) return { success: false, limit, remaining: 0, reset };
+      for (let slot = 1; slot <= limit; slot += 1) {
+        if (await store.setIfAbsent(slotKey(slot), "1", ttlMs)) {
+          return { success: true, limit, remaining: limit - slot, reset };
+        }
+      }
+      return { success: false, limit, remaining: 0, reset };
     },
   };
 }

@@ -3,7 +3,8 @@
  * serialises and seals them). TTLs are enforced by the store itself.
  */
 export interface KeyValueStore {
-  readonly kind: "memory" | "upstash";
+  /** `memory` and `upstash` are the built-in stores; a store of your own names itself (e.g. `custom`). */
+  readonly kind: "memory" | "upstash" | (string & {});
   get(key: string): Promise<string | null>;
   /** Sets the value with a time to live in milliseconds (must be > 0). */
   set(key: string, value: string, ttlMs: number): Promise<void>;
@@ -31,6 +32,9 @@ export interface RateLimitResult {
 export interface RateLimiter {
   limit(identifier: string): Promise<RateLimitResult>;
 }
+
+/** What the handler limits; each purpose gets its own limiter and key prefix. */
+export type RateLimitPurpose = "login" | "login-global" | "login-reuse" | "responses" | "models";
 
 /** Thrown by a store or limiter whose backend cannot be reached in time. The server answers 503 `store_unavailable`. */
 export class StoreUnavailableError extends Error {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { UpstreamConfig } from "./types";
 
-/** The real provider's public values (see the spec's upstream.md). Every one is overridable. */
+/** The real provider's public values (see docs/upstream.md). Every one is overridable. */
 export const DEFAULT_UPSTREAM = {
   issuer: "https://auth.openai.com",
   codexBaseUrl: "https://chatgpt.com/backend-api/codex",

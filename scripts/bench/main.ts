@@ -2,10 +2,9 @@
  * `npm run bench`: measures the proxy against the mock provider with a production build.
  * Prints medians over repeated runs; nothing here asserts, the numbers are for reading.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { performance } from "node:perf_hooks";
-import { freePort } from "../../test-support/free-port";
 import { startNextServer, type NextServer } from "../../test-support/next-server";
 import { startRedisServer } from "../../test-support/redis-server";
 import { startUpstashBridge } from "../../test-support/upstash-bridge";
@@ -16,6 +15,7 @@ import { resolveUpstreamConfig } from "../../lib/upstream/config";
 import { normalizeResponsesBody } from "../../lib/upstream/responses";
 import type { BackendAuth } from "../../lib/upstream/types";
 import { startCountingProxy } from "./counting-proxy";
+import { mockControl, startMockProcess } from "./mock-process";
 import { treeRssBytes } from "./process-memory";
 import { realtimeSignalingMedians } from "./realtime-timing";
 import { formatTable, median } from "./stats";
@@ -108,26 +108,6 @@ function directInit(mockUrl: string, auth: BackendAuth, text: string): RequestIn
   const config = resolveUpstreamConfig({ issuer: mockUrl, codexBaseUrl: `${mockUrl}/backend-api/codex` });
   const headers = backendHeaders(config, auth, { "content-type": "application/json", accept: "text/event-stream" });
   return { method: "POST", headers, body: JSON.stringify(normalizeResponsesBody(requestBody(text))) };
-}
-
-async function startMockProcess(): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ["node_modules/tsx/dist/cli.mjs", "mock-upstream/main.ts"], {
-    env: { ...process.env, MOCK_UPSTREAM_PORT: String(port), MOCK_UPSTREAM_HOST: "127.0.0.1" },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 200; i += 1) {
-    if (await fetch(`${url}/__mock/requests`).then((r) => r.ok, () => false)) return { url, child };
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  child.kill();
-  throw new Error("mock upstream did not start");
-}
-
-async function mockControl(mockUrl: string, path: string, body: unknown): Promise<void> {
-  const response = await fetch(`${mockUrl}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-  if (!response.ok) throw new Error(`${path} answered ${response.status}`);
 }
 
 async function signInThroughApp(appUrl: string, mockUrl: string): Promise<string> {

@@ -130,7 +130,7 @@ describe("unexpected failures", () => {
       expect(evidence.logs.length).toBe(logsBefore + 1);
       const line = evidence.logs.at(-1)!;
       // The class name only: an exception's message can carry header values or body text.
-      expect(line.message).toMatch(/^\[login-with-chatgpt\] internal error on POST \/login: Error$/);
+      expect(line.message).toMatch(/^\[login-with-chatgpt\] internal error on POST \/login: Error request_id=[0-9a-f-]{36}$/);
       expect(line.message).not.toContain("\n");
     } finally {
       await h.close();

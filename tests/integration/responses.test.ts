@@ -47,13 +47,14 @@ async function freshClient(accountId: string, harness: Harness = h): Promise<Tes
 
 describe("POST /responses: success", () => {
   it("streams the upstream reply with its content type, usage headers and no-store", async () => {
-    const reply = await client.post("/responses", responsesBody("hello there"));
+    const reply = await client.post("/responses", responsesBody("hello there"), { "x-request-id": "trace-abc-123" });
     expect(reply.status).toBe(200);
     expect(reply.headers.get("content-type")).toMatch(/^text\/event-stream/);
     expect(reply.headers.get("cache-control")).toBe("no-store");
     expect(reply.headers.get("x-codex-primary-used-percent")).toMatch(/^\d+/);
     expect(reply.headers.get("x-codex-secondary-window-minutes")).toBe("10080");
-    expect(reply.headers.get("x-request-id")).toBeNull();
+    // Our own request id (the caller's here), never the backend's.
+    expect(reply.headers.get("x-request-id")).toBe("trace-abc-123");
     expect(reply.headers.get("x-login-with-provider-service-tier-fallback")).toBeNull();
     expect(reply.text).toContain("event: response.completed");
     expect(reply.text).toContain('"delta":"You');

@@ -139,6 +139,10 @@ describe("two instances sharing Upstash Redis", () => {
       expect(down.body.error).toBe("store_unavailable");
       expect(Date.now() - startedAt).toBeLessThan(8_000);
     }
+    // The uptime check says so too, without naming the store's address or token.
+    const degraded = await fetch(`${cluster.a.url}/api/health`);
+    expect(degraded.status).toBe(503);
+    expect(await degraded.json()).toEqual({ status: "degraded", store: "unavailable", modelAccess: "on" });
 
     await cluster.redis.start();
     for (const base of [cluster.a.url, cluster.b.url]) {
@@ -146,6 +150,9 @@ describe("two instances sharing Upstash Redis", () => {
       expect(back.status).toBe(200);
       expect(back.body.status).toBe("authenticated");
     }
+    const healthy = await fetch(`${cluster.b.url}/api/health`);
+    expect(healthy.status).toBe(200);
+    expect(await healthy.json()).toEqual({ status: "ok", store: "ok", modelAccess: "on" });
   });
 });
 

@@ -130,7 +130,7 @@ export function createResponsesRoute(
       replyHeaders.set("cache-control", NO_STORE);
       if (fellBack) replyHeaders.set(SERVICE_TIER_FALLBACK_HEADER, "auto");
       // Piped as it arrives: no buffering, and a client abort cancels the upstream request.
-      const stream = upstream.body ? guardUpstreamStream(upstream.body, options.logger, request.signal) : null;
+      const stream = upstream.body ? guardUpstreamStream(upstream.body, options.logger, request.signal, options.maxStreamMs || undefined) : null;
       return new Response(stream, { status: upstream.status, headers: replyHeaders });
     } catch (error) {
       // 499: the client went away; nobody reads this reply.

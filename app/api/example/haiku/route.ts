@@ -8,6 +8,8 @@ import { createSessionProvider, listSessionModels } from "../session-provider";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
+// Vercel: the model call may take as long as a streamed reply (see app/api/provider/[...path]/route.ts).
+export const maxDuration = 300;
 
 const requestSchema = z.object({
   topic: z.string().trim().min(1).max(200).default("signing in with a one-time code"),
