@@ -33,6 +33,8 @@ export function useVoiceCall({ onFinished }: UseVoiceCallOptions) {
   const [lines, setLines] = useState<TranscriptLine[]>([]);
   const [levels, setLevels] = useState<VoiceLevels>({ microphone: 0, assistant: 0 });
   const [assistantSpeaking, setAssistantSpeaking] = useState(false);
+  // The service also says when its audio starts and stops; either signal counts as speaking.
+  const [assistantAudio, setAssistantAudio] = useState(false);
 
   const callRef = useRef<RealtimeCall | null>(null);
   const abortRef = useRef<AbortController | null>(null);
@@ -72,7 +74,11 @@ export function useVoiceCall({ onFinished }: UseVoiceCallOptions) {
         const call = await connectRealtime({
           session,
           signal: abort.signal,
-          onEvent: (event) => updateLines((current) => applyTranscriptEvent(current, event)),
+          onEvent: (event) => {
+            updateLines((current) => applyTranscriptEvent(current, event));
+            if (event.type === "output_audio_buffer.started") setAssistantAudio(true);
+            if (event.type === "output_audio_buffer.stopped" || event.type === "response.done") setAssistantAudio(false);
+          },
           onState: (state, stateError) => {
             if (abort.signal.aborted) return;
             setPhase(state);
@@ -148,6 +154,7 @@ export function useVoiceCall({ onFinished }: UseVoiceCallOptions) {
       clearInterval(timer);
       setLevels({ microphone: 0, assistant: 0 });
       setAssistantSpeaking(false);
+      setAssistantAudio(false);
     };
   }, [live]);
 
@@ -163,7 +170,7 @@ export function useVoiceCall({ onFinished }: UseVoiceCallOptions) {
 
   const status: VoiceStatus =
     phase === "connected"
-      ? assistantSpeaking
+      ? assistantSpeaking || assistantAudio
         ? "speaking"
         : muted
           ? "muted"

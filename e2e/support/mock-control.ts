@@ -13,7 +13,10 @@ export type MockFault =
   | "dead_refresh_token"
   | "refresh_server_error"
   | "device_code_disabled"
-  | "device_code_server_error";
+  | "device_code_server_error"
+  | "realtime_non_sdp"
+  | "realtime_hang"
+  | "realtime_never_connects";
 
 export interface FaultRule {
   fault: MockFault;
@@ -48,6 +51,21 @@ const requestListSchema = z.union([
   z.array(recordedRequestSchema),
   z.object({ requests: z.array(recordedRequestSchema) }).transform((reply) => reply.requests),
 ]);
+
+/** One call the mock's voice peer answered, as its control API lists it. */
+export const voiceCallSchema = z
+  .object({
+    id: z.string(),
+    transport: z.string(),
+    accountId: z.string(),
+    state: z.enum(["new", "connected", "closed"]),
+    inboundPackets: z.number(),
+    inboundLevel: z.number(),
+    dataChannelMessages: z.array(z.unknown()),
+  })
+  .loose();
+
+export type MockVoiceCall = z.infer<typeof voiceCallSchema>;
 
 export const RESPONSES_PATH = "/backend-api/codex/responses";
 
@@ -93,6 +111,13 @@ export class MockControl {
   async responsesRequestsOf(accountId: string): Promise<RecordedRequest[]> {
     const all = await this.requests(RESPONSES_PATH);
     return all.filter((request) => request.headers["chatgpt-account-id"] === accountId);
+  }
+
+  /** The voice calls the mock's WebRTC peer answered for one account (live and ended). */
+  async voiceCallsOf(accountId: string): Promise<MockVoiceCall[]> {
+    const response = await fetch(`${this.baseUrl}/__mock/voice-calls?accountId=${encodeURIComponent(accountId)}`);
+    if (!response.ok) throw new Error(`mock control GET /__mock/voice-calls answered ${response.status}`);
+    return z.object({ calls: z.array(voiceCallSchema) }).parse(await response.json()).calls;
   }
 
   private async post(path: string, body: unknown): Promise<void> {

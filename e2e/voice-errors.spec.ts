@@ -1,0 +1,77 @@
+import { APP_URL } from "./support/servers";
+import { expect, test } from "./support/voice-fixtures";
+import { microphoneTrackStates } from "./support/voice-probe";
+
+test.describe("voice errors", () => {
+  test("a denied microphone is explained in words, with how to allow it", async ({ page, voice }) => {
+    // A real denial: the browser's permission for this origin is set to "denied", so getUserMedia refuses.
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send("Browser.setPermission", { permission: { name: "microphone" }, setting: "denied", origin: APP_URL });
+
+    await voice.open();
+    await voice.startButton.click();
+    await expect(voice.error).toHaveAttribute("data-error-code", "microphone_denied");
+    await expect(voice.error).toContainText("Microphone blocked");
+    await expect(voice.error).toContainText("site settings");
+    await expect(voice.status).toHaveAttribute("data-status", "failed");
+    await expect(voice.retryButton).toBeFocused();
+    expect(await microphoneTrackStates(page)).toEqual([]);
+  });
+
+  test("a transport the server does not allow is refused with its name", async ({ page, voice }) => {
+    await voice.open();
+    await voice.chooseTransport("wm");
+    await voice.startButton.click();
+    await expect(voice.error).toHaveAttribute("data-error-code", "realtime_transport_not_allowed");
+    await expect(voice.error).toContainText("“wm”");
+    // The microphone opened for the offer is released again.
+    await expect.poll(() => microphoneTrackStates(page)).toEqual(["ended"]);
+  });
+});
+
+test.describe("voice errors from the service", () => {
+  test("an upstream failure shows its status and a retry that works", async ({ page, voice, mock, account }) => {
+    // Armed after sign-in, so the model list has already been fetched and only the call meets the fault.
+    await mock.addFault({ fault: "server_error", accountId: account.accountId, times: 1 });
+    await voice.open();
+    await voice.startButton.click();
+    await expect(voice.error).toHaveAttribute("data-error-code", "realtime_request_failed");
+    await expect(voice.error).toContainText("The voice service failed");
+    await expect(voice.error).toContainText("status 500");
+    await expect.poll(() => microphoneTrackStates(page)).toEqual(["ended"]);
+
+    await voice.retryButton.click();
+    await expect(voice.status).toHaveAttribute("data-status", /^(listening|speaking)$/, { timeout: 20_000 });
+    await expect(voice.error).toBeHidden();
+    await voice.hangUpButton.click();
+    await expect.poll(() => microphoneTrackStates(page)).toEqual(["ended", "ended"]);
+  });
+
+  test("an answer that is not an SDP is an upstream failure (502)", async ({ voice, mock, account }) => {
+    await mock.addFault({ fault: "realtime_non_sdp", accountId: account.accountId, times: 1 });
+    await voice.open();
+    await voice.startButton.click();
+    await expect(voice.error).toHaveAttribute("data-error-code", "realtime_request_failed");
+    await expect(voice.error).toContainText("status 502");
+  });
+
+  test("signed out since the chat opened: starting says so and offers to sign in", async ({ page, voice }) => {
+    const loggedOut = await page.evaluate(async () => (await fetch("/api/provider/logout", { method: "POST" })).status);
+    expect(loggedOut).toBeLessThan(300);
+    await voice.open();
+    await voice.startButton.click();
+    await expect(voice.error).toHaveAttribute("data-error-code", "not_authenticated");
+    await expect(voice.error.getByRole("button", { name: "Sign in again" })).toBeVisible();
+  });
+
+  test("a peer that never connects ends in words, not a spinner", async ({ page, voice, mock, account }) => {
+    test.slow();
+    await mock.addFault({ fault: "realtime_never_connects", accountId: account.accountId, times: 1 });
+    await voice.open();
+    await voice.startButton.click();
+    await expect(voice.status).toHaveAttribute("data-status", "connecting");
+    await expect(voice.error).toHaveAttribute("data-error-code", "connection_failed", { timeout: 30_000 });
+    await expect(voice.error).toContainText("Couldn't connect the call");
+    await expect.poll(() => microphoneTrackStates(page)).toEqual(["ended"]);
+  });
+});
