@@ -1,21 +1,31 @@
-import { APP_URL } from "./support/servers";
+import { VoicePage } from "./pages/voice-page";
+import { signInThroughControlApi } from "./support/sign-in";
 import { expect, test } from "./support/voice-fixtures";
-import { microphoneTrackStates } from "./support/voice-probe";
+import { installVoiceProbe, microphoneTrackStates } from "./support/voice-probe";
 
 test.describe("voice errors", () => {
-  test("a denied microphone is explained in words, with how to allow it", async ({ page, voice }) => {
-    // A real denial: the browser's permission for this origin is set to "denied", so getUserMedia refuses.
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send("Browser.setPermission", { permission: { name: "microphone" }, setting: "denied", origin: APP_URL });
-
-    await voice.open();
-    await voice.startButton.click();
-    await expect(voice.error).toHaveAttribute("data-error-code", "microphone_denied");
-    await expect(voice.error).toContainText("Microphone blocked");
-    await expect(voice.error).toContainText("site settings");
-    await expect(voice.status).toHaveAttribute("data-status", "failed");
-    await expect(voice.retryButton).toBeFocused();
-    expect(await microphoneTrackStates(page)).toEqual([]);
+  test("a denied microphone is explained in words, with how to allow it", async ({ playwright, mock, account }, testInfo) => {
+    // The voice project's browser grants the microphone without asking; this one refuses it, as a
+    // person pressing "Block" would. `--use-fake-ui-for-media-stream=deny` is Chromium's own switch.
+    const launchOptions = testInfo.project.use.launchOptions ?? {};
+    const args = (launchOptions.args ?? []).map((arg) => (arg === "--use-fake-ui-for-media-stream" ? "--use-fake-ui-for-media-stream=deny" : arg));
+    const browser = await playwright.chromium.launch({ ...launchOptions, args });
+    try {
+      const page = await browser.newPage({ baseURL: testInfo.project.use.baseURL });
+      await installVoiceProbe(page);
+      await signInThroughControlApi(page, mock, account);
+      const voice = new VoicePage(page);
+      await voice.open();
+      await voice.startButton.click();
+      await expect(voice.error).toHaveAttribute("data-error-code", "microphone_denied");
+      await expect(voice.error).toContainText("Microphone blocked");
+      await expect(voice.error).toContainText("site settings");
+      await expect(voice.status).toHaveAttribute("data-status", "failed");
+      await expect(voice.retryButton).toBeFocused();
+      expect(await microphoneTrackStates(page)).toEqual([]);
+    } finally {
+      await browser.close();
+    }
   });
 
   test("a transport the server does not allow is refused with its name", async ({ page, voice }) => {
