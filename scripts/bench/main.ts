@@ -19,6 +19,7 @@ import { startCountingProxy } from "./counting-proxy";
 import { treeRssBytes } from "./process-memory";
 import { formatTable, median } from "./stats";
 import { timeStream } from "./stream-timing";
+import { voiceConnectRow } from "./voice-connect";
 
 const SECRET = "benchmark-secret-0123456789abcdefghijklmnop";
 const RUNS = Number(process.env.BENCH_RUNS ?? 50);
@@ -80,6 +81,8 @@ async function main(): Promise<void> {
 
     const memory = await peakMemoryWithOpenStreams(app, mock.url, cookie);
     rows.push(["App memory, idle → 100 open streams (MB)", `${memory.idleMb.toFixed(0)} → ${memory.peakMb.toFixed(0)}`, "—", `+${(memory.peakMb - memory.idleMb).toFixed(0)} MB`]);
+
+    rows.push(await voiceConnectRow(app.url, cookie, API));
 
     console.log(`\nProxy benchmark (${RUNS} runs each, medians; next start + mock provider on loopback)\n`);
     console.log(formatTable(rows));
