@@ -1,4 +1,4 @@
-import type { MockControl, MockVoiceCall } from "./support/mock-control";
+import type { MockControl, VoiceCall } from "./support/mock-control";
 import { expect, test } from "./support/voice-fixtures";
 import { latestPeerConnection, measureRemoteAudio, microphoneTrackStates } from "./support/voice-probe";
 
@@ -7,8 +7,8 @@ const SCRIPTED_USER_TRANSCRIPT = "Hello, can you hear me?";
 const SCRIPTED_ASSISTANT_REPLY = "Hi! This is the mock voice. I can hear you, and you can type to me too.";
 const replyTo = (text: string) => `I heard you say: ${text}`;
 
-async function onlyCall(mock: MockControl, accountId: string): Promise<MockVoiceCall | undefined> {
-  const calls = await mock.voiceCallsOf(accountId);
+async function onlyCall(mock: MockControl, accountId: string): Promise<VoiceCall | undefined> {
+  const calls = await mock.voiceCalls(accountId);
   return calls.length === 1 ? calls[0] : undefined;
 }
 

@@ -4,6 +4,7 @@ import type { FaultBook } from "./faults";
 import type { ParsedBody } from "./http-util";
 import type { RequestRecorder } from "./recorder";
 import type { TokenAuthority } from "./tokens";
+import type { VoiceCalls } from "./voice/calls";
 import type { RecordedRequest, ResolvedMockOptions } from "./types";
 
 export const MOCK_CLIENT_ID = "app_EMoamEEZ73f0CkXaXp7hrann";
@@ -18,6 +19,8 @@ export interface MockContext {
   devices: DeviceFlow;
   /** Successful /responses per account: drives the usage headers. */
   responsesServed: Map<string, number>;
+  /** Voice calls answered by the WebRTC peer. */
+  voiceCalls: VoiceCalls;
 }
 
 export interface RouteCall {

@@ -1,4 +1,7 @@
 /** Public types of the mock upstream (re-exported by server.ts). */
+import type { VoiceCallInfo } from "./voice/peer";
+
+export type { VoiceCallInfo, VoiceCallState, VoiceTransport } from "./voice/peer";
 
 export interface MockUpstreamOptions {
   /** 0 = random free port (default 0). */
@@ -79,6 +82,9 @@ export const MOCK_FAULTS = [
   "refresh_server_error",
   "device_code_disabled",
   "device_code_server_error",
+  "realtime_non_sdp",
+  "realtime_hang",
+  "realtime_never_connects",
 ] as const;
 
 export type MockFault = (typeof MOCK_FAULTS)[number];
@@ -112,6 +118,10 @@ export interface MockUpstream {
   waitForRequest(predicate: (r: RecordedRequest) => boolean, timeoutMs?: number): Promise<RecordedRequest>;
   /** Resolves when a /responses stream is (or already was) aborted by the client. */
   waitForAbort(timeoutMs?: number): Promise<RecordedRequest>;
+  /** Voice calls answered by the mock's WebRTC peer (live and ended), optionally of one account. */
+  voiceCalls(filter?: { accountId?: string }): VoiceCallInfo[];
+  /** Resolves when a voice call is (or becomes) in a state that matches. */
+  waitForVoiceCall(predicate: (call: VoiceCallInfo) => boolean, timeoutMs?: number): Promise<VoiceCallInfo>;
   setOptions(patch: Partial<MockUpstreamOptions>): void;
   reset(): void;
   close(): Promise<void>;

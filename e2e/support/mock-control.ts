@@ -52,22 +52,25 @@ const requestListSchema = z.union([
   z.object({ requests: z.array(recordedRequestSchema) }).transform((reply) => reply.requests),
 ]);
 
-/** One call the mock's voice peer answered, as its control API lists it. */
-export const voiceCallSchema = z
+export const RESPONSES_PATH = "/backend-api/codex/responses";
+
+const voiceCallSchema = z
   .object({
     id: z.string(),
-    transport: z.string(),
+    transport: z.enum(["codex", "wm", "vp", "vps"]),
     accountId: z.string(),
+    session: z.unknown(),
     state: z.enum(["new", "connected", "closed"]),
     inboundPackets: z.number(),
     inboundLevel: z.number(),
+    outboundPackets: z.number(),
+    speaking: z.boolean(),
     dataChannelMessages: z.array(z.unknown()),
   })
   .loose();
 
-export type MockVoiceCall = z.infer<typeof voiceCallSchema>;
-
-export const RESPONSES_PATH = "/backend-api/codex/responses";
+/** A voice call as the mock's WebRTC peer sees it. */
+export type VoiceCall = z.infer<typeof voiceCallSchema>;
 
 /** Drives the mock upstream's control API (`/__mock/*`) over HTTP, as a separate process must. */
 export class MockControl {
@@ -113,11 +116,29 @@ export class MockControl {
     return all.filter((request) => request.headers["chatgpt-account-id"] === accountId);
   }
 
-  /** The voice calls the mock's WebRTC peer answered for one account (live and ended). */
-  async voiceCallsOf(accountId: string): Promise<MockVoiceCall[]> {
+  /** The voice calls the mock answered for one account (live and ended), oldest first. */
+  async voiceCalls(accountId: string): Promise<VoiceCall[]> {
     const response = await fetch(`${this.baseUrl}/__mock/voice-calls?accountId=${encodeURIComponent(accountId)}`);
     if (!response.ok) throw new Error(`mock control GET /__mock/voice-calls answered ${response.status}`);
     return z.object({ calls: z.array(voiceCallSchema) }).parse(await response.json()).calls;
+  }
+
+  /**
+   * Resolves with the account's newest voice call once `predicate` holds for it, e.g.
+   * `waitForVoiceCall(id, (c) => c.state === "connected")` or `(c) => c.inboundLevel < 0.01` for mute.
+   * Re-reads the mock every 100 ms (the state lives in another process); rejects after `timeoutMs`.
+   */
+  async waitForVoiceCall(accountId: string, predicate: (call: VoiceCall) => boolean, timeoutMs = 10_000): Promise<VoiceCall> {
+    const deadline = Date.now() + timeoutMs;
+    let last: VoiceCall | undefined;
+    for (;;) {
+      last = (await this.voiceCalls(accountId)).at(-1);
+      if (last && predicate(last)) return last;
+      if (Date.now() > deadline) {
+        throw new Error(`mock control: voice call of ${accountId} did not reach the expected state within ${timeoutMs} ms (last: ${JSON.stringify(last && { state: last.state, inboundPackets: last.inboundPackets, inboundLevel: last.inboundLevel })})`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   }
 
   private async post(path: string, body: unknown): Promise<void> {
