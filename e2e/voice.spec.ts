@@ -6,6 +6,8 @@ import { latestPeerConnection, measureRemoteAudio, microphoneTrackStates } from 
 const SCRIPTED_USER_TRANSCRIPT = "Hello, can you hear me?";
 const SCRIPTED_ASSISTANT_REPLY = "Hi! This is the mock voice. I can hear you, and you can type to me too.";
 const replyTo = (text: string) => `I heard you say: ${text}`;
+// Long enough that the spoken reply lasts a few seconds, time to measure it.
+const TYPED = "what colour is the sky over the sea on a clear summer morning";
 
 async function onlyCall(mock: MockControl, accountId: string): Promise<VoiceCall | undefined> {
   const calls = await mock.voiceCalls(accountId);
@@ -26,13 +28,15 @@ test.describe("voice call in Chromium over real WebRTC", () => {
     await expect(voice.assistantLines.first()).toContainText("Hi! This is the mock voice.");
 
     // Typed text gets a spoken reply with its transcript; the assistant audio is really there (WebAudio).
-    await voice.say("what colour is the sky");
+    await voice.say(TYPED);
+    // The reply's first transcript words arrive as its audio starts; it talks for about three seconds.
+    await expect(voice.assistantLines.last()).toContainText("I heard you say");
     await expect(voice.status).toHaveAttribute("data-status", "speaking");
-    const audio = await measureRemoteAudio(page, 600);
+    await expect.poll(() => voice.level(voice.assistantLevel)).toBeGreaterThan(0);
+    const audio = await measureRemoteAudio(page, 800);
     expect(audio.peak).toBeGreaterThan(0.1);
     expect(audio.rms).toBeGreaterThan(0.02);
-    await expect.poll(() => voice.level(voice.assistantLevel)).toBeGreaterThan(0);
-    await expect(voice.assistantLines.last()).toHaveText(`Assistant: ${replyTo("what colour is the sky")}`);
+    await expect(voice.assistantLines.last()).toHaveText(`Assistant: ${replyTo(TYPED)}`);
     await expect(voice.assistantLines.last()).toHaveAttribute("data-done", "true");
 
     // The fake microphone beeps: the mock hears it, then hears nothing once muted.
@@ -57,9 +61,9 @@ test.describe("voice call in Chromium over real WebRTC", () => {
     await voice.closeButton.click();
     await expect(voice.dialog).toBeHidden();
     await expect(page.getByTestId("message-user").filter({ hasText: SCRIPTED_USER_TRANSCRIPT })).toHaveCount(1);
-    await expect(page.getByTestId("message-user").filter({ hasText: "what colour is the sky" })).toHaveCount(1);
+    await expect(page.getByTestId("message-user").filter({ hasText: TYPED })).toHaveCount(1);
     await expect(page.getByTestId("message-assistant").filter({ hasText: SCRIPTED_ASSISTANT_REPLY })).toHaveCount(1);
-    await expect(page.getByTestId("message-assistant").filter({ hasText: replyTo("what colour is the sky") })).toHaveCount(1);
+    await expect(page.getByTestId("message-assistant").filter({ hasText: replyTo(TYPED) })).toHaveCount(1);
     await expect(voice.openButton).toBeFocused();
   });
 
