@@ -29,6 +29,7 @@ interface VoiceDialogProps {
  */
 export function VoiceDialog({ onClose, onTranscript, onSignInAgain }: VoiceDialogProps) {
   const dialogRef = useRef<HTMLDialogElement>(null);
+  const startRef = useRef<HTMLButtonElement>(null);
   const [session, setSession] = useState<RealtimeSessionOptions>({});
   const call = useVoiceCall({ onFinished: onTranscript });
   const inCall = call.phase === "connecting" || call.phase === "connected" || call.phase === "reconnecting";
@@ -36,6 +37,8 @@ export function VoiceDialog({ onClose, onTranscript, onSignInAgain }: VoiceDialo
   useEffect(() => {
     const dialog = dialogRef.current;
     if (dialog && !dialog.open) dialog.showModal();
+    // The dialog opens with focus on the one thing to do (React's autoFocus runs before showModal).
+    startRef.current?.focus();
   }, []);
 
   const start = () => void call.start(session);
@@ -92,8 +95,8 @@ export function VoiceDialog({ onClose, onTranscript, onSignInAgain }: VoiceDialo
           <VoiceControls muted={call.muted} onToggleMute={() => void call.toggleMute()} onHangUp={call.hangUp} />
         ) : (
           !call.error && (
-            // autoFocus: the dialog opens with focus on the one thing to do.
-            <button type="button" data-testid="voice-start" autoFocus onClick={start} className={primaryButton}>
+            // autoFocus: after a call, focus moves back here from the controls that just went away.
+            <button type="button" ref={startRef} data-testid="voice-start" autoFocus onClick={start} className={primaryButton}>
               <MicIcon className="size-4" />
               {call.phase === "ended" ? "Start again" : "Start talking"}
             </button>

@@ -16,8 +16,9 @@ export function VoiceTranscript({ lines }: { lines: TranscriptLine[] }) {
       {lines.length === 0 ? (
         <p className="py-2 text-[13px] text-muted-foreground">What you and the assistant say appears here.</p>
       ) : (
-        // A log: screen readers announce finished lines without moving focus.
-        <ol role="log" aria-live="polite" className="flex flex-col gap-2 py-1">
+        // A log: screen readers announce new lines without moving focus.
+        <div role="log" aria-live="polite">
+        <ol className="flex flex-col gap-2 py-1">
           {lines.map((line) => (
             <li key={line.id} data-testid={`voice-line-${line.role}`} data-done={line.done} className="text-[14px] leading-6">
               <span className="font-semibold text-foreground">{line.role === "user" ? (line.typed ? "You (typed)" : "You") : "Assistant"}: </span>
@@ -25,6 +26,7 @@ export function VoiceTranscript({ lines }: { lines: TranscriptLine[] }) {
             </li>
           ))}
         </ol>
+        </div>
       )}
       <div ref={endRef} />
     </section>
