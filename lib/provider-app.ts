@@ -3,6 +3,7 @@ import { z } from "zod";
 import { createStoreFromEnv } from "@/lib/stores";
 import { createProviderHandler, type ProviderHandler } from "@/lib/server/handler";
 import type { ProviderHandlerOptions } from "@/lib/server/options";
+import { REALTIME_TRANSPORTS, VOICE_MODES } from "@/lib/upstream/realtime";
 
 const commaList = z
   .string()
@@ -38,6 +39,15 @@ const envSchema = z.object({
   LWC_LOGIN_RATE_LIMIT_PER_MINUTE: positiveInt(10),
   LWC_LOGIN_GLOBAL_RATE_LIMIT_PER_MINUTE: positiveInt(100),
   LWC_MAX_REQUEST_BYTES: positiveInt(1_048_576),
+  LWC_REALTIME: z
+    .string()
+    .optional()
+    .transform((value) => (value?.trim() ? value.trim().toLowerCase() : "on"))
+    .pipe(z.enum(["on", "off"])),
+  LWC_REALTIME_TRANSPORTS: commaList.pipe(z.array(z.enum(REALTIME_TRANSPORTS))),
+  LWC_REALTIME_VOICE_MODES: commaList.pipe(z.array(z.enum(VOICE_MODES))),
+  LWC_REALTIME_MAX_REQUEST_BYTES: positiveInt(65_536),
+  LWC_CHATGPT_URL: optionalText,
 });
 
 /**
@@ -68,6 +78,13 @@ export function optionsFromEnv(env: Record<string, string | undefined>): Provide
       rateLimit: { limit: e.LWC_RATE_LIMIT_PER_MINUTE, windowMs: 60_000 },
       ...(e.LWC_ALLOWED_MODELS.length > 0 ? { allowedModels: e.LWC_ALLOWED_MODELS } : {}),
       maxRequestBytes: e.LWC_MAX_REQUEST_BYTES,
+    },
+    realtime: {
+      enabled: e.LWC_REALTIME === "on",
+      ...(e.LWC_REALTIME_TRANSPORTS.length > 0 ? { transports: e.LWC_REALTIME_TRANSPORTS } : {}),
+      ...(e.LWC_REALTIME_VOICE_MODES.length > 0 ? { voiceModes: e.LWC_REALTIME_VOICE_MODES } : {}),
+      maxRequestBytes: e.LWC_REALTIME_MAX_REQUEST_BYTES,
+      ...(e.LWC_CHATGPT_URL ? { chatgptUrl: e.LWC_CHATGPT_URL } : {}),
     },
     loginRateLimit: { limit: e.LWC_LOGIN_RATE_LIMIT_PER_MINUTE, windowMs: 60_000 },
     loginGlobalRateLimit: { limit: e.LWC_LOGIN_GLOBAL_RATE_LIMIT_PER_MINUTE, windowMs: 60_000 },

@@ -12,6 +12,7 @@ import { createRefreshCoordinator } from "./refresh";
 import { createRouter, type RouteDefinition, type RouteHandler } from "./router";
 import { createLoginRoutes } from "./routes/login";
 import { createModelsRoute } from "./routes/models";
+import { createRealtimeRoute } from "./routes/realtime";
 import { createResponsesRoute } from "./routes/responses";
 import { createSessionManager } from "./session-manager";
 import { createSealer } from "./session-seal";
@@ -74,6 +75,7 @@ export function createProviderHandler(options: ProviderHandlerOptions = {}): Pro
       { pattern: "/responses", methods: { POST: responses } },
     );
   }
+  if (resolved.realtime.enabled) routes.push({ pattern: "/realtime", methods: { POST: createRealtimeRoute(ctx, manager) } });
   const router = createRouter(resolved.basePath, routes);
 
   /** Store trouble → 503; anything unexpected → 500 without details (one log line, no stack). */

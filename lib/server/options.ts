@@ -5,6 +5,7 @@ import { resolveUpstreamConfig } from "@/lib/upstream/config";
 import type { UpstreamConfig } from "@/lib/upstream/types";
 import { clientAddress as defaultClientAddress } from "./client-address";
 import { consoleLogger, type Logger } from "./logger";
+import { resolveRealtimeOptions, type RealtimeOptions, type ResolvedRealtimeOptions } from "./realtime-options";
 import { resolveSecrets } from "./session-seal";
 
 export interface RateLimitOption {
@@ -56,6 +57,8 @@ export interface ProviderHandlerOptions {
   /** Default true. `false` makes /models and /responses unknown paths (plain-text 404). */
   enableResponsesProxy?: boolean;
   responsesProxy?: ResponsesProxyOptions;
+  /** Realtime voice (`POST /realtime`); see docs/realtime.md. */
+  realtime?: RealtimeOptions;
   /** POST /login attempts that need a new device code, per client address. Default 10 per 60 s. */
   loginRateLimit?: RateLimitOption | false;
   /**
@@ -110,6 +113,7 @@ export interface ResolvedOptions {
   allowedModels: ReadonlySet<string> | undefined;
   maxRequestBytes: number;
   defaultInstructions: string | undefined;
+  realtime: ResolvedRealtimeOptions;
   loginRateLimit: RateLimitOption | false;
   loginGlobalRateLimit: RateLimitOption | false;
   clientAddress: (request: Request) => string;
@@ -201,6 +205,7 @@ export function resolveOptions(options: ProviderHandlerOptions = {}): ResolvedOp
     allowedModels: allowedModels && allowedModels.length > 0 ? new Set(allowedModels) : undefined,
     maxRequestBytes: checked.data.maxRequestBytes,
     defaultInstructions: proxy.defaultInstructions,
+    realtime: resolveRealtimeOptions(options.realtime),
     loginRateLimit: checked.data.loginRateLimit,
     loginGlobalRateLimit: checked.data.loginGlobalRateLimit,
     clientAddress: options.clientAddress ?? defaultClientAddress,
