@@ -67,6 +67,11 @@ describe("describeRealtimeError", () => {
     expect(info.message).not.toContain("secret-ish");
   });
 
+  it("says voice is off when the route does not exist (404)", async () => {
+    const info = describeRealtimeError(await realtimeErrorFromResponse(new Response("Not Found", { status: 404 })));
+    expect(info).toMatchObject({ code: "http_404", title: "Voice is turned off", retryable: false });
+  });
+
   it("has words for anything that is not a RealtimeError", () => {
     expect(describeRealtimeError(new TypeError("x")).code).toBe("connection_failed");
   });

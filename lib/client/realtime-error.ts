@@ -164,6 +164,9 @@ export function describeRealtimeError(error: unknown): RealtimeErrorInfo {
     case "connection_lost":
       return { code: error.code, title: "Call dropped", message: "The network connection was lost during the call. Try again.", retryable: true };
     default:
+      if (error.status === 404) {
+        return { code: error.code, title: "Voice is turned off", message: "Voice calls are not enabled on this server.", retryable: false };
+      }
       return {
         code: error.code,
         title: "Voice failed",
