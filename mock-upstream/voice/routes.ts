@@ -83,6 +83,8 @@ async function answerCall(context: MockContext, call: RouteCall, transport: Voic
     peer.close();
     return sendBadRequest(call, "The offer could not be answered.");
   }
+  // The caller gave up while we answered: nobody will connect to this peer.
+  if (call.response.destroyed) return peer.close();
   sendText(call.response, 201, "application/sdp", answer, { location: `/v1/realtime/calls/${peer.info.id}` });
 }
 

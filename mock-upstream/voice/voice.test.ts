@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { MockControl } from "../../e2e/support/mock-control";
 import { CODEX_CALLS_PATH, startMockUpstream, type MockUpstream } from "../server";
 import { signInThroughMock, type MockTokenSet } from "../sign-in";
 import { replyTo, SCRIPTED_ASSISTANT_REPLY, SCRIPTED_USER_TRANSCRIPT } from "./conversation";
@@ -191,6 +192,23 @@ describe("faults", () => {
     await browser.accept(answer);
     await expect(browser.connected(1500)).rejects.toThrow(/no connected/);
     expect(mock.voiceCalls()[0]).toMatchObject({ state: "new", inboundPackets: 0 });
+  });
+});
+
+describe("e2e's MockControl", () => {
+  it("lists an account's calls over the control API and waits for a state", async () => {
+    const control = new MockControl(mock.url);
+    const browser = newPeer();
+    const reply = await postCodexCall(await browser.offer());
+    await browser.accept(await reply.text());
+    await browser.connected();
+    const live = await control.waitForVoiceCall("acct_demo", (call) => call.state === "connected");
+    expect(live).toMatchObject({ transport: "codex", accountId: "acct_demo", session: SESSION });
+    expect(await control.voiceCalls("acct_other")).toEqual([]);
+    await browser.close();
+    await control.waitForVoiceCall("acct_demo", (call) => call.state === "closed");
+    await control.addFault({ fault: "realtime_non_sdp", accountId: "acct_demo" });
+    expect((await postCodexCall(await newPeer().offer())).status).toBe(200);
   });
 });
 

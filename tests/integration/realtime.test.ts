@@ -297,7 +297,8 @@ describe("POST /realtime: upstream failures", () => {
     ["server_error", 500, /voice service failed \(HTTP 500, code internal_error\)/],
     ["backend_unauthorized", 401, /refused the voice call's credentials \(HTTP 401, code token_expired\)/],
   ] as const)("%s passes the upstream status on as realtime_request_failed", async (fault, status, detail) => {
-    mock.addFault({ fault, accountId: "acct_demo" });
+    // Twice: a 401 is retried once after a forced refresh.
+    mock.addFault({ fault, accountId: "acct_demo", times: 2 });
     const reply = await client.post("/realtime", { sdp: offer });
     expect(reply.status).toBe(status);
     const body = reply.json<{ error: string; status: number; detail: string }>();
@@ -307,6 +308,22 @@ describe("POST /realtime: upstream failures", () => {
     expect(body.detail).not.toMatch(/Please try|An error occurred/);
     expect(failureLogs()).toHaveLength(1);
     expect(failureLogs()[0]!.message).toContain(`transport=codex status=${status}`);
+  });
+
+  it("an upstream 401 gets one forced refresh and one retry with the new token", async () => {
+    const user = await signedIn(h, "acct_retry");
+    const refreshes = () =>
+      mock.requests({ path: "/oauth/token" }).filter((r) => (r.body as { grant_type?: string }).grant_type === "refresh_token");
+    const before = refreshes().length;
+    mock.addFault({ fault: "backend_unauthorized", accountId: "acct_retry" });
+    const reply = await user.post("/realtime", { sdp: offer });
+    expect(reply.status).toBe(201);
+    expect(refreshes().length).toBe(before + 1);
+    const [first, second] = realtimeCalls().filter((r) => r.headers["chatgpt-account-id"] === "acct_retry");
+    expect(first!.status).toBe(401);
+    expect(second!.status).toBe(201);
+    expect(second!.headers.authorization).not.toBe(first!.headers.authorization);
+    expect(failureLogs()).toHaveLength(0);
   });
 
   it("a 2xx that is not an SDP is 502", async () => {

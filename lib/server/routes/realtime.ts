@@ -13,6 +13,11 @@ import { NOT_AUTHENTICATED_MESSAGE } from "./models";
 
 const notAuthenticated = () => errorResponse(401, "not_authenticated", { message: NOT_AUTHENTICATED_MESSAGE });
 
+const authOf = (record: AuthenticatedRecord): BackendAuth => ({
+  accessToken: record.tokens.accessToken,
+  accountId: record.account.accountId,
+});
+
 function isAbort(error: unknown): boolean {
   return error instanceof DOMException && (error.name === "AbortError" || error.name === "TimeoutError");
 }
@@ -21,7 +26,8 @@ function isAbort(error: unknown): boolean {
  * POST /realtime: exchange the browser's WebRTC offer for the provider's answer SDP.
  * Checks, in order (Origin is checked by the handler before this): session (401), body size (413),
  * shape (400), transport and voice mode policy (403), the web transports' credential; then fresh
- * tokens (refresh if near expiry, single-flight) and the upstream call.
+ * tokens (refresh if near expiry, single-flight) and the upstream call. An upstream 401 to the
+ * login's own token gets one forced refresh and one retry.
  */
 export function createRealtimeRoute(ctx: ServerContext, manager: SessionManager): RouteHandler {
   const { options } = ctx;
@@ -54,10 +60,9 @@ export function createRealtimeRoute(ctx: ServerContext, manager: SessionManager)
     });
   }
 
-  async function loginAuth(session: LoadedSession<AuthenticatedRecord>): Promise<BackendAuth | Response> {
+  async function freshRecord(session: LoadedSession<AuthenticatedRecord>): Promise<AuthenticatedRecord | Response> {
     try {
-      const record = await manager.freshTokens(session);
-      return { accessToken: record.tokens.accessToken, accountId: record.account.accountId };
+      return await manager.freshTokens(session);
     } catch (error) {
       if (isRefreshTokenInvalid(error)) return notAuthenticated();
       if (!isProviderAuthError(error)) throw error;
@@ -66,11 +71,34 @@ export function createRealtimeRoute(ctx: ServerContext, manager: SessionManager)
     }
   }
 
-  async function call(request: Request, call: RealtimeCallRequest, auth: BackendAuth): Promise<Response> {
+  /** After the provider answered 401 to the login's own token: one forced refresh (single-flight). */
+  async function refreshedAuth(session: LoadedSession<AuthenticatedRecord>): Promise<BackendAuth | Response> {
+    try {
+      return authOf(await manager.forceRefresh(session));
+    } catch (error) {
+      if (isRefreshTokenInvalid(error)) return notAuthenticated();
+      if (!isProviderAuthError(error)) throw error;
+      return errorResponse(502, "realtime_request_failed", { status: 502, detail: error.message });
+    }
+  }
+
+  async function call(
+    request: Request,
+    call: RealtimeCallRequest,
+    auth: BackendAuth,
+    retryWithRefresh: LoadedSession<AuthenticatedRecord> | undefined,
+  ): Promise<Response> {
     const { transport } = call;
+    const post = (credential: BackendAuth) =>
+      postRealtimeCall(options.upstream, credential, call, { chatgptUrl: realtime.chatgptUrl, signal: request.signal });
     let result;
     try {
-      result = await postRealtimeCall(options.upstream, auth, call, { chatgptUrl: realtime.chatgptUrl, signal: request.signal });
+      result = await post(auth);
+      if (result.kind === "failed" && result.status === 401 && retryWithRefresh) {
+        const fresh = await refreshedAuth(retryWithRefresh);
+        if (fresh instanceof Response) return fresh;
+        result = await post(fresh);
+      }
     } catch (error) {
       // 499: the client went away; nobody reads this reply.
       if (isAbort(error) && request.signal.aborted) return new Response(null, { status: 499 });
@@ -114,10 +142,12 @@ export function createRealtimeRoute(ctx: ServerContext, manager: SessionManager)
       return errorResponse(403, "realtime_mode_not_allowed", { voiceMode });
     }
 
-    let auth: BackendAuth | null | Response = transport === "codex" ? null : await webAuth(request, transport, session);
-    if (auth instanceof Response) return auth;
-    auth ??= await loginAuth(session);
-    if (auth instanceof Response) return auth;
-    return call(request, body.call, auth);
+    const supplied = transport === "codex" ? null : await webAuth(request, transport, session);
+    if (supplied instanceof Response) return supplied;
+    if (supplied) return call(request, body.call, supplied, undefined);
+    const record = await freshRecord(session);
+    if (record instanceof Response) return record;
+    // The login's own token: a 401 gets one forced refresh and one retry, as on /responses.
+    return call(request, body.call, authOf(record), { id: session.id, record });
   };
 }
