@@ -40,6 +40,16 @@ test.describe("voice errors", () => {
 });
 
 test.describe("voice errors from the service", () => {
+  test("a voice mode the server does not allow is refused with its name", async ({ page, voice }) => {
+    // The e2e app allows only `advanced` and `standard` (LWC_REALTIME_VOICE_MODES in playwright.config.ts).
+    await voice.open();
+    await voice.chooseVoiceMode("wingman");
+    await voice.startButton.click();
+    await expect(voice.error).toHaveAttribute("data-error-code", "realtime_mode_not_allowed");
+    await expect(voice.error).toContainText("“wingman”");
+    await expect.poll(() => microphoneTrackStates(page)).toEqual(["ended"]);
+  });
+
   test("an upstream failure shows its status and a retry that works", async ({ page, voice, mock, account }) => {
     // Armed after sign-in, so the model list has already been fetched and only the call meets the fault.
     await mock.addFault({ fault: "server_error", accountId: account.accountId, times: 1 });

@@ -18,6 +18,7 @@ export class VoicePage {
   readonly userLevel: Locator;
   readonly assistantLevel: Locator;
   readonly transportSelect: Locator;
+  readonly modeSelect: Locator;
   readonly optionsToggle: Locator;
 
   constructor(readonly page: Page) {
@@ -37,6 +38,7 @@ export class VoicePage {
     this.userLevel = page.getByTestId("voice-level-user");
     this.assistantLevel = page.getByTestId("voice-level-assistant");
     this.transportSelect = page.getByTestId("voice-transport");
+    this.modeSelect = page.getByTestId("voice-mode");
     this.optionsToggle = this.dialog.locator("summary", { hasText: "Options" });
   }
 
@@ -48,6 +50,11 @@ export class VoicePage {
   async chooseTransport(transport: string): Promise<void> {
     await this.optionsToggle.click();
     await this.transportSelect.selectOption(transport);
+  }
+
+  async chooseVoiceMode(voiceMode: string): Promise<void> {
+    await this.optionsToggle.click();
+    await this.modeSelect.selectOption(voiceMode);
   }
 
   /** Press start and wait until the call is up (listening or the assistant already speaking). */
