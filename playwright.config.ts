@@ -96,8 +96,10 @@ export default defineConfig({
         // Every test signs in from 127.0.0.1; keep the login limiter out of the way of a full run.
         LWC_LOGIN_RATE_LIMIT_PER_MINUTE: "1000",
         LWC_LOGIN_GLOBAL_RATE_LIMIT_PER_MINUTE: "1000",
-        // One voice mode left out, so the voice page's "mode not allowed" answer can be tested.
+        // One voice mode and one transport (wm) left out, so the voice page's refusals can be tested.
         LWC_REALTIME_VOICE_MODES: "advanced,standard",
+        LWC_REALTIME_TRANSPORTS: "codex,vp,vps",
+        LWC_CHATGPT_URL: MOCK_UPSTREAM_URL,
       },
       reuseExistingServer: !inCi,
       timeout: 60_000,

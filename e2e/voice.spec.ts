@@ -84,3 +84,18 @@ test("Escape closes the voice dialog mid-call and releases the microphone", asyn
   await expect.poll(() => microphoneTrackStates(page)).toEqual(["ended"]);
   await expect.poll(async () => (await onlyCall(mock, account.accountId))?.state).toBe("closed");
 });
+
+test("the ChatGPT web transport (vp) connects, speaks its wrapped events and answers typed text", async ({ page, voice, mock, account }) => {
+  await voice.open();
+  await voice.chooseTransport("vp");
+  await voice.startAndWaitForCall();
+  await expect.poll(async () => (await onlyCall(mock, account.accountId))?.transport).toBe("vp");
+  await expect(voice.assistantLines.first()).toContainText("Hi! This is the mock voice.");
+  await voice.say("over the web transport");
+  await expect(voice.assistantLines.last()).toHaveText(`Assistant: ${replyTo("over the web transport")}`);
+  const call = await onlyCall(mock, account.accountId);
+  expect(call?.dataChannelMessages).toContainEqual({ type: "relay_message", text: "over the web transport" });
+  await voice.hangUpButton.click();
+  await expect.poll(() => microphoneTrackStates(page)).toEqual(["ended"]);
+  await expect.poll(async () => (await onlyCall(mock, account.accountId))?.state).toBe("closed");
+});

@@ -34,3 +34,21 @@ export function typedMessageEvents(text: string): [Record<string, unknown>, Reco
     { type: "response.create" },
   ];
 }
+
+/** The ChatGPT web voice transports (`wm`, `vp`, `vps`) speak a different dialect on the data channel. */
+export const WEB_VOICE_TRANSPORTS: ReadonlySet<string> = new Set(["wm", "vp", "vps"]);
+
+/** Web transports wrap every event as `{type: "data_message", data: "<json>"}`; anything else is returned as it is. */
+export function unwrapWebEvent(event: RealtimeServerEvent): RealtimeServerEvent {
+  if (event.type !== "data_message" || typeof event.data !== "string") return event;
+  return parseServerEvent(event.data) ?? event;
+}
+
+export function wrapWebEvent(event: Record<string, unknown>): Record<string, unknown> {
+  return { type: "data_message", data: JSON.stringify(event) };
+}
+
+/** Typed text on the web transports: one `relay_message` both adds the message and asks for the reply. */
+export function webTypedMessageEvent(text: string): Record<string, unknown> {
+  return { type: "relay_message", text };
+}

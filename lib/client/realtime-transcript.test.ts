@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { transcriptToMessages } from "./realtime-chat-messages";
-import { parseServerEvent, typedMessageEvents } from "./realtime-events";
+import { parseServerEvent, typedMessageEvents, unwrapWebEvent, webTypedMessageEvent, wrapWebEvent } from "./realtime-events";
 import { rootMeanSquare } from "./realtime-levels";
 import { appendTypedLine, applyTranscriptEvent, finishedTranscript, type TranscriptLine } from "./realtime-transcript";
 
@@ -77,5 +77,19 @@ describe("transcriptToMessages", () => {
       ["voice-call1-0", "user", [{ type: "text", text: "Hi" }]],
       ["voice-call1-1", "assistant", [{ type: "text", text: "Hello" }]],
     ]);
+  });
+});
+
+describe("web transport events", () => {
+  it("unwraps data_message events and leaves others alone", () => {
+    const inner = { type: "response.output_audio_transcript.delta", item_id: "a", delta: "Hi" };
+    expect(unwrapWebEvent({ type: "data_message", data: JSON.stringify(inner) })).toEqual(inner);
+    expect(unwrapWebEvent({ type: "state_update", new_state: "speaking" })).toEqual({ type: "state_update", new_state: "speaking" });
+    expect(unwrapWebEvent({ type: "data_message", data: "not json" })).toEqual({ type: "data_message", data: "not json" });
+  });
+
+  it("wraps client events and sends typed text as one relay_message", () => {
+    expect(wrapWebEvent({ type: "relay_message", text: "hi" })).toEqual({ type: "data_message", data: '{"type":"relay_message","text":"hi"}' });
+    expect(webTypedMessageEvent("hi")).toEqual({ type: "relay_message", text: "hi" });
   });
 });

@@ -1,5 +1,13 @@
 import { normalizeBasePath } from "./base-path";
-import { parseServerEvent, typedMessageEvents, type RealtimeServerEvent } from "./realtime-events";
+import {
+  parseServerEvent,
+  typedMessageEvents,
+  unwrapWebEvent,
+  WEB_VOICE_TRANSPORTS,
+  webTypedMessageEvent,
+  wrapWebEvent,
+  type RealtimeServerEvent,
+} from "./realtime-events";
 import { createLevelMeter, type LevelMeter } from "./realtime-levels";
 import { isRealtimeError, microphoneError, RealtimeError, realtimeErrorFromResponse } from "./realtime-error";
 
@@ -32,7 +40,7 @@ export interface ConnectRealtimeOptions {
    * MediaStream you opened yourself (you then stop its tracks; the call only stops what it opened).
    */
   microphone?: MediaTrackConstraints | MediaStream;
-  /** Every JSON event from the `oai-events` data channel. */
+  /** Every JSON event from the data channel (already unwrapped on the web transports). */
   onEvent?: (event: RealtimeServerEvent) => void;
   /** Every state change after `connecting`; `error` is set with `failed`. */
   onState?: (state: RealtimeCallState, error?: RealtimeError) => void;
@@ -55,9 +63,9 @@ export interface RealtimeCall {
   readonly muted: boolean;
   /** Muted: the microphone track is disabled and removed from the sender, so no audio leaves the browser. */
   setMuted(muted: boolean): Promise<void>;
-  /** Sends one client event (JSON) over the data channel. */
+  /** Sends one client event (JSON) over the data channel (wrapped as `data_message` on the web transports). */
   send(event: Record<string, unknown>): void;
-  /** Types to the assistant: adds a user message and asks for a (spoken) response. */
+  /** Types to the assistant: adds a user message and asks for a (spoken) response (`relay_message` on the web transports). */
   sendText(text: string): void;
   /** Current loudness of both sides, 0 to about 1 (RMS). */
   levels(): { microphone: number; assistant: number };
@@ -132,9 +140,13 @@ export async function connectRealtime(options: ConnectRealtimeOptions = {}): Pro
     throw new RealtimeError({ code: "microphone_unavailable", message: "The microphone stream has no audio track." });
   }
 
-  const pc = new RTCPeerConnection({ iceServers: [] });
+  // The ChatGPT web transports expect a pre-negotiated channel (id 0, no label), wrapped events and
+  // an inert video m-line; the Codex call (the default) a plain `oai-events` channel.
+  const web = WEB_VOICE_TRANSPORTS.has(options.session?.transport ?? "");
+  const pc = new RTCPeerConnection(web ? { iceServers: [], bundlePolicy: "max-bundle" } : { iceServers: [] });
   const sender = pc.addTransceiver(track, { direction: "sendrecv", streams: [mic.stream] }).sender;
-  const dataChannel = pc.createDataChannel(DATA_CHANNEL_LABEL);
+  const dataChannel = web ? pc.createDataChannel("", { negotiated: true, id: 0 }) : pc.createDataChannel(DATA_CHANNEL_LABEL);
+  if (web) pc.addTransceiver("video", { direction: "sendonly" });
   const remoteStream = new MediaStream();
   const audioElement = document.createElement("audio");
   audioElement.autoplay = true;
@@ -230,7 +242,7 @@ export async function connectRealtime(options: ConnectRealtimeOptions = {}): Pro
   });
   dataChannel.addEventListener("message", (message) => {
     const event = parseServerEvent(message.data);
-    if (event) options.onEvent?.(event);
+    if (event) options.onEvent?.(web ? unwrapWebEvent(event) : event);
   });
 
   try {
@@ -254,7 +266,7 @@ export async function connectRealtime(options: ConnectRealtimeOptions = {}): Pro
 
   const send = (event: Record<string, unknown>) => {
     if (dataChannel.readyState !== "open") throw new RealtimeError({ code: "connection_lost", message: "The call's data channel is not open." });
-    dataChannel.send(JSON.stringify(event));
+    dataChannel.send(JSON.stringify(web ? wrapWebEvent(event) : event));
   };
 
   return {
@@ -276,7 +288,8 @@ export async function connectRealtime(options: ConnectRealtimeOptions = {}): Pro
     },
     send,
     sendText(text) {
-      for (const event of typedMessageEvents(text)) send(event);
+      if (web) send(webTypedMessageEvent(text));
+      else for (const event of typedMessageEvents(text)) send(event);
     },
     levels() {
       if (released) return { microphone: 0, assistant: 0 };
