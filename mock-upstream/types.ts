@@ -23,6 +23,8 @@ export interface MockUpstreamOptions {
    * (with one second of slack). Default false so tests that poll quickly stay deterministic.
    */
   enforcePollInterval?: boolean;
+  /** Voice calls: time per spoken word of the mock's replies (at least 900 ms of speech per reply), default 180. */
+  voiceWordMs?: number;
 }
 
 export type ResolvedMockOptions = Required<MockUpstreamOptions>;
@@ -36,6 +38,7 @@ export const DEFAULT_MOCK_OPTIONS: ResolvedMockOptions = {
   streamChunkDelayMs: 25,
   minClientVersion: "0.150.0",
   enforcePollInterval: false,
+  voiceWordMs: 180,
 };
 
 export interface MockAccount {

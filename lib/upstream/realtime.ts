@@ -184,7 +184,7 @@ export async function postRealtimeCall(
     return { kind: "answer", sdp: text };
   } catch (error) {
     if (options.signal?.aborted) throw error;
-    const reason = timeout.aborted ? `got no answer within ${config.requestTimeoutMs} ms from` : "could not reach";
-    throw new ProviderAuthError("network_error", `realtime call failed: ${reason} ${origin}`, { cause: error });
+    const what = timeout.aborted ? `did not answer within ${config.requestTimeoutMs} ms` : "could not be reached";
+    throw new ProviderAuthError("network_error", `The voice service at ${origin} ${what}.`, { cause: error });
   }
 }

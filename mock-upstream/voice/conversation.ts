@@ -8,7 +8,6 @@ import { randomBytes } from "node:crypto";
 
 export const SCRIPTED_USER_TRANSCRIPT = "Hello, can you hear me?";
 export const SCRIPTED_ASSISTANT_REPLY = "Hi! This is the mock voice. I can hear you, and you can type to me too.";
-const WORD_MS = 180;
 const MIN_SPEECH_MS = 900;
 
 export type RealtimeEvent = { type: string } & Record<string, unknown>;
@@ -46,6 +45,8 @@ export class Conversation {
   constructor(
     private readonly io: ConversationIo,
     private readonly session: Record<string, unknown>,
+    /** Time per spoken word; a reply speaks for at least MIN_SPEECH_MS. */
+    private readonly wordMs: number,
   ) {}
 
   start(): void {
@@ -149,7 +150,7 @@ export class Conversation {
     send("output_audio_buffer.started", { response_id: responseId });
     this.io.setSpeaking(true);
     const words = text.split(" ");
-    const wordMs = Math.max(WORD_MS, MIN_SPEECH_MS / words.length);
+    const wordMs = Math.max(this.wordMs, MIN_SPEECH_MS / words.length);
     for (const [index, word] of words.entries()) {
       send("response.output_audio_transcript.delta", { ...where, delta: index === 0 ? word : ` ${word}` });
       if (!(await this.wait(wordMs))) return;

@@ -39,6 +39,8 @@ export interface VoicePeerOptions {
   transport: VoiceTransport;
   accountId: string;
   session: Record<string, unknown>;
+  /** Time per spoken word of the mock's replies. */
+  wordMs: number;
   /** The answer is real but no ICE check is ever answered, so the call never connects. */
   neverConnects?: boolean;
   onChange(): void;
@@ -205,6 +207,7 @@ export class VoicePeer {
         },
       },
       this.options.session,
+      this.options.wordMs,
     );
     const start = () => this.conversation?.start();
     if (channel.readyState === "open") start();

@@ -74,6 +74,7 @@ async function answerCall(context: MockContext, call: RouteCall, transport: Voic
     transport,
     accountId: caller.accountId,
     session: offer.session,
+    wordMs: context.options.voiceWordMs,
     neverConnects: fires("realtime_never_connects", caller.accountId) !== undefined,
   });
   let answer: string;

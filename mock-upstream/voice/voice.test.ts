@@ -9,7 +9,7 @@ let mock: MockUpstream;
 let tokens: MockTokenSet;
 const peers: TestBrowserPeer[] = [];
 beforeAll(async () => {
-  mock = await startMockUpstream();
+  mock = await startMockUpstream({ voiceWordMs: 30 });
   tokens = await signInThroughMock(mock);
 });
 afterAll(async () => {
@@ -223,7 +223,7 @@ describe("lifecycle", () => {
     expect(mock.voiceCalls()).toEqual([]);
     await browser.closedByRemote(5000);
 
-    const second = await startMockUpstream();
+    const second = await startMockUpstream({ voiceWordMs: 30 });
     const secondTokens = await signInThroughMock(second);
     const other = newPeer();
     const answered = await fetch(`${second.codexBaseUrl}/realtime/calls`, {

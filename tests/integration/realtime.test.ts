@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createProviderHandler } from "@/lib/server/handler";
 import { codexSession } from "@/lib/upstream/realtime";
 import { CODEX_CALLS_PATH, startMockUpstream, type MockUpstream, type RecordedRequest } from "@/mock-upstream/server";
@@ -348,7 +348,7 @@ describe("POST /realtime: upstream failures", () => {
     expect(reply.json()).toEqual({
       error: "realtime_request_failed",
       status: 502,
-      detail: expect.stringContaining("got no answer within 400 ms"),
+      detail: expect.stringMatching(/^The voice service at http:\/\/127\.0\.0\.1:\d+ did not answer within 400 ms\.$/),
     });
     await mock.waitForRequest((r) => r.path === CODEX_CALLS_PATH && r.headers["chatgpt-account-id"] === "acct_hang" && r.aborted);
     expect(failureLogs()).toHaveLength(1);
@@ -359,7 +359,7 @@ describe("POST /realtime: upstream failures", () => {
     const user = await signedIn(down, "acct_down");
     const reply = await user.post("/realtime", { sdp: offer });
     expect(reply.status).toBe(502);
-    expect(reply.json()).toMatchObject({ error: "realtime_request_failed", status: 502, detail: expect.stringContaining("could not reach") });
+    expect(reply.json()).toMatchObject({ error: "realtime_request_failed", status: 502, detail: "The voice service at http://127.0.0.1:9 could not be reached." });
   });
 
   it("a client that goes away cancels the upstream call", async () => {
@@ -421,13 +421,17 @@ describe("realtime off", () => {
   });
 
   it("LWC_REALTIME=off through optionsFromEnv", async () => {
+    const secret = "realtime-off-test-secret-0123456789abcdef";
+    // The module also builds the app's own handler from process.env when it loads.
+    vi.stubEnv("LWC_SECRET", secret);
     const { optionsFromEnv } = await import("@/lib/provider-app");
-    const options = optionsFromEnv({ LWC_REALTIME: "off", LWC_SECRET: "realtime-off-test-secret-0123456789abcdef" });
+    vi.unstubAllEnvs();
+    const options = optionsFromEnv({ LWC_REALTIME: "off", LWC_SECRET: secret });
     const handler = createProviderHandler({ ...options, logger: { info() {}, warn() {}, error() {} } });
     const request = () =>
       new Request("http://127.0.0.1/api/provider/realtime", { method: "POST", body: JSON.stringify({ sdp: offer }) });
     expect((await handler.handler(request())).status).toBe(404);
-    const on = createProviderHandler({ ...optionsFromEnv({ LWC_SECRET: "realtime-off-test-secret-0123456789abcdef" }), logger: { info() {}, warn() {}, error() {} } });
+    const on = createProviderHandler({ ...optionsFromEnv({ LWC_SECRET: secret }), logger: { info() {}, warn() {}, error() {} } });
     expect((await on.handler(request())).status).toBe(401);
   });
 });

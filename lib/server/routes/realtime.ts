@@ -82,15 +82,15 @@ export function createRealtimeRoute(ctx: ServerContext, manager: SessionManager)
     }
   }
 
-  async function call(
+  async function exchange(
     request: Request,
-    call: RealtimeCallRequest,
+    offer: RealtimeCallRequest,
     auth: BackendAuth,
     retryWithRefresh: LoadedSession<AuthenticatedRecord> | undefined,
   ): Promise<Response> {
-    const { transport } = call;
+    const { transport } = offer;
     const post = (credential: BackendAuth) =>
-      postRealtimeCall(options.upstream, credential, call, { chatgptUrl: realtime.chatgptUrl, signal: request.signal });
+      postRealtimeCall(options.upstream, credential, offer, { chatgptUrl: realtime.chatgptUrl, signal: request.signal });
     let result;
     try {
       result = await post(auth);
@@ -103,7 +103,7 @@ export function createRealtimeRoute(ctx: ServerContext, manager: SessionManager)
       // 499: the client went away; nobody reads this reply.
       if (isAbort(error) && request.signal.aborted) return new Response(null, { status: 499 });
       if (!isProviderAuthError(error)) throw error;
-      return realtimeFailure(options.logger, transport, 502, `The voice service could not be reached: ${error.message}.`, error.message);
+      return realtimeFailure(options.logger, transport, 502, error.message, error.message);
     }
     if (result.kind === "answer") {
       return new Response(result.sdp, { status: 201, headers: { "content-type": "application/sdp", "cache-control": NO_STORE } });
@@ -144,10 +144,10 @@ export function createRealtimeRoute(ctx: ServerContext, manager: SessionManager)
 
     const supplied = transport === "codex" ? null : await webAuth(request, transport, session);
     if (supplied instanceof Response) return supplied;
-    if (supplied) return call(request, body.call, supplied, undefined);
+    if (supplied) return exchange(request, body.call, supplied, undefined);
     const record = await freshRecord(session);
     if (record instanceof Response) return record;
     // The login's own token: a 401 gets one forced refresh and one retry, as on /responses.
-    return call(request, body.call, authOf(record), { id: session.id, record });
+    return exchange(request, body.call, authOf(record), { id: session.id, record });
   };
 }
