@@ -106,8 +106,10 @@ describe("a custom rate limiter factory", () => {
     try {
       expect(asked).toEqual([
         { purpose: "login", prefix: "lwc:rl:login", limit: 7 },
+        { purpose: "login-reuse", prefix: "lwc:rl:login-reuse", limit: 20 },
         { purpose: "login-global", prefix: "lwc:rl:login-all", limit: 100 },
         { purpose: "responses", prefix: "lwc:rl:responses", limit: 30 },
+        { purpose: "models", prefix: "lwc:rl:models", limit: 30 },
       ]);
       const refused = await h.client().post("/login", undefined, { "x-forwarded-for": "198.51.100.23" });
       expect(refused.status).toBe(429);
