@@ -89,8 +89,8 @@ describe("upstream text never reaches the log", () => {
     const lines = evidence.logs.slice(logsBefore);
     expect(lines).toHaveLength(1);
     expect(lines[0]!.message).not.toContain(PROMPT_MARKER);
-    if (which === "quote-json") expect(lines[0]!.message).toMatch(/status=400 code=invalid_value type=invalid_request_error$/);
-    else expect(lines[0]!.message).toMatch(/status=500$/);
+    if (which === "quote-json") expect(lines[0]!.message).toMatch(/status=400 code=invalid_value type=invalid_request_error request_id=[0-9a-f-]{36}$/);
+    else expect(lines[0]!.message).toMatch(/status=500 request_id=[0-9a-f-]{36}$/);
   });
 });
 

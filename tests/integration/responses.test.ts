@@ -328,7 +328,7 @@ describe("POST /responses: upstream trouble", () => {
     expect(reply.status).toBe(403);
     expect(reply.json()).toEqual({ error: "responses_request_failed", status: 403, detail: expect.stringMatching(/Cloudflare/) });
     const line = evidence.logs.slice(logsBefore).find((l) => l.message.includes("upstream /responses failed"))!;
-    expect(line.message).toMatch(/status=403 type=cloudflare_challenge$/);
+    expect(line.message).toMatch(/status=403 type=cloudflare_challenge request_id=[0-9a-f-]{36}$/);
     expect(line.message).not.toMatch(/DOCTYPE|html/i);
   });
 
