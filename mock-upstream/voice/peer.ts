@@ -1,10 +1,12 @@
 /**
- * One mock voice call: a werift peer that answers the browser's offer on 127.0.0.1 only,
- * speaks a PCMU tone while the conversation says so, and measures what the browser sends.
+ * One mock voice call: a werift peer that answers the browser's offer from 127.0.0.1 only, talks
+ * only to addresses of this machine, speaks a PCMU tone while the conversation says so, and
+ * measures what the browser sends.
  */
 import { Conversation, type RealtimeEvent } from "./conversation";
 import { mulawRms } from "./mulaw";
-import { loopbackOnly } from "./sdp";
+import { isMachineAddress, machineAddresses } from "./machine-addresses";
+import { machineCandidatesOnly } from "./sdp";
 import { FRAME_MS, SAMPLES_PER_FRAME, SILENT_FRAME, VoiceTone } from "./tone";
 import { werift, type Werift } from "./werift";
 
@@ -23,6 +25,8 @@ export interface VoiceCallInfo {
   createdAt: number;
   connectedAt: number | null;
   closedAt: number | null;
+  /** The browser address the call's media goes to (an address of this machine), once connected. */
+  browserAddress: string | null;
   /** RTP packets received from the browser. */
   inboundPackets: number;
   /** RMS (0..1) of the browser's audio over the last 500 ms; 0 when nothing arrived in that time. */
@@ -54,6 +58,7 @@ const CONNECT_DEADLINE_MS = 30_000;
 export class VoicePeer {
   readonly info: VoiceCallInfo;
   private readonly pc: Werift.RTCPeerConnection;
+  private readonly addresses = machineAddresses();
   private readonly tone = new VoiceTone();
   private readonly recentFrames: { at: number; rms: number }[] = [];
   private conversation: Conversation | undefined;
@@ -72,6 +77,7 @@ export class VoicePeer {
       createdAt: Date.now(),
       connectedAt: null,
       closedAt: null,
+      browserAddress: null,
       inboundPackets: 0,
       inboundLevel: 0,
       outboundPackets: 0,
@@ -89,7 +95,13 @@ export class VoicePeer {
       iceUseIpv4: false,
       iceUseIpv6: false,
       iceAdditionalHostAddresses: ["127.0.0.1"],
-      iceFilterStunResponse: (_message, address) => !options.neverConnects && address[0] === "127.0.0.1",
+      // Bind the socket to 127.0.0.1 too (werift binds 0.0.0.0 by default): the kernel then lets
+      // no packet from another host reach it.
+      iceInterfaceAddresses: { udp4: "127.0.0.1" },
+      // The peer answers a check to where it came from, and that becomes the call's media path.
+      // A browser without a loopback switch checks from its LAN-address sockets (still to
+      // 127.0.0.1), so any address of this machine is accepted; any other host is ignored.
+      iceFilterStunResponse: (_message, address) => !options.neverConnects && isMachineAddress(address[0], this.addresses),
     });
     this.pc.connectionStateChange.subscribe((state) => {
       if (state === "connected") this.onConnected();
@@ -110,7 +122,7 @@ export class VoicePeer {
       // The ChatGPT web transports use a pre-negotiated channel: id 0, empty label.
       this.wireChannel(this.pc.createDataChannel("", { negotiated: true, id: 0 }));
     }
-    await this.pc.setRemoteDescription({ type: "offer", sdp: loopbackOnly(offerSdp) });
+    await this.pc.setRemoteDescription({ type: "offer", sdp: machineCandidatesOnly(offerSdp, this.addresses) });
     for (const transceiver of this.pc.getTransceivers()) {
       if (transceiver.kind === "audio") transceiver.setDirection("sendrecv");
     }
@@ -154,6 +166,7 @@ export class VoicePeer {
     clearTimeout(this.connectDeadline);
     this.info.state = "connected";
     this.info.connectedAt = Date.now();
+    this.info.browserAddress = this.pc.iceTransports[0]?.connection.nominated?.remoteAddr[0] ?? null;
     this.mediaTimer = setInterval(() => this.sendFrame(), FRAME_MS);
     this.options.onChange();
   }

@@ -9,6 +9,11 @@ import { werift, type Werift } from "./werift";
 export interface BrowserPeerOptions {
   /** wm/vp/vps use a pre-negotiated channel (id 0, empty label) with wrapped events. */
   webTransport?: boolean;
+  /**
+   * The IPv4 address the peer's one candidate and socket use (default 127.0.0.1). Another address
+   * of this machine plays a browser started without a loopback switch, which checks from there.
+   */
+  hostAddress?: string;
 }
 
 type Event = { type: string } & Record<string, unknown>;
@@ -33,7 +38,8 @@ export class TestBrowserPeer {
       iceStunGatherTimeout: 0.2,
       iceUseIpv4: false,
       iceUseIpv6: false,
-      iceAdditionalHostAddresses: ["127.0.0.1"],
+      iceAdditionalHostAddresses: [options.hostAddress ?? "127.0.0.1"],
+      iceInterfaceAddresses: { udp4: options.hostAddress ?? "127.0.0.1" },
     });
     this.pc.addTransceiver("audio", { direction: "sendrecv" });
     this.channel = options.webTransport

@@ -1,3 +1,4 @@
+import os from "node:os";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { MockControl } from "../../e2e/support/mock-control";
 import { CODEX_CALLS_PATH, startMockUpstream, type MockUpstream } from "../server";
@@ -67,7 +68,8 @@ describe("codex WebRTC call", () => {
     await browser.accept(answer);
     await browser.connected();
     const id = location.slice(location.lastIndexOf("/") + 1);
-    await mock.waitForVoiceCall((call) => call.id === id && call.state === "connected");
+    const live = await mock.waitForVoiceCall((call) => call.id === id && call.state === "connected");
+    expect(live.browserAddress).toBe("127.0.0.1");
     await browser.waitForEvent((e) => e.type === "session.created");
     const userDone = await browser.waitForEvent((e) => e.type === "conversation.item.input_audio_transcription.completed");
     expect(userDone.transcript).toBe(SCRIPTED_USER_TRANSCRIPT);
@@ -123,6 +125,32 @@ describe("ChatGPT web transports", () => {
     expect(listed.calls).toEqual([expect.objectContaining({ id: call!.id, transport: "wm", state: "connected" })]);
     const otherAccount = (await (await fetch(`${mock.url}/__mock/voice-calls?accountId=acct_other`)).json()) as { calls: unknown[] };
     expect(otherAccount.calls).toEqual([]);
+  });
+});
+
+// An IPv4 address of this machine other than loopback, where a browser without a loopback switch checks from.
+const hostIpv4 = Object.values(os.networkInterfaces())
+  .flat()
+  .find((entry) => entry?.family === "IPv4" && !entry.internal)?.address;
+
+describe("a browser that checks from another address of this machine", () => {
+  it.skipIf(!hostIpv4)(`connects from ${hostIpv4 ?? "(no non-loopback IPv4 here)"} to the peer's 127.0.0.1 and speaks`, async () => {
+    const browser = new TestBrowserPeer({ hostAddress: hostIpv4 });
+    peers.push(browser);
+    const offer = await browser.offer();
+    expect(offer).toContain(` ${hostIpv4} `);
+    expect(offer).not.toContain(" 127.0.0.1 ");
+    const reply = await postCodexCall(offer);
+    const answer = await reply.text();
+    const candidates = answer.split("\r\n").filter((line) => line.startsWith("a=candidate:"));
+    expect(candidates.length).toBeGreaterThan(0);
+    for (const line of candidates) expect(line).toContain(" 127.0.0.1 ");
+    await browser.accept(answer);
+    await browser.connected();
+    const call = await mock.waitForVoiceCall((c) => c.state === "connected");
+    expect(call.browserAddress).toBe(hostIpv4);
+    await browser.waitForEvent((e) => e.type === "output_audio_buffer.started");
+    expect(await browser.waitForInboundLevel(0.05)).toBeGreaterThan(0.05);
   });
 });
 
