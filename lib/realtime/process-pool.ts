@@ -46,10 +46,15 @@ export function createProcessPool(options: {
       const waiting = spare;
       spare = null;
       const ready = waiting ? await waiting : null;
-      refill();
-      if (ready && !ready.hasExited()) return ready;
+      if (ready && !ready.hasExited()) {
+        refill();
+        return ready;
+      }
       if (ready) await ready.close();
-      return fresh();
+      // The spare is made after this one, so the two do not compete for the CPU.
+      const made = await fresh();
+      refill();
+      return made;
     },
     async close() {
       closed = true;
