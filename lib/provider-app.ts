@@ -3,6 +3,7 @@ import { z } from "zod";
 import { createStoreFromEnv } from "@/lib/stores";
 import { createProviderHandler, type ProviderHandler } from "@/lib/server/handler";
 import type { ProviderHandlerOptions } from "@/lib/server/options";
+import { referenceConfirmTool, referenceTools } from "@/lib/realtime/tools";
 
 const commaList = z
   .string()
@@ -38,6 +39,9 @@ const envSchema = z.object({
   LWC_LOGIN_RATE_LIMIT_PER_MINUTE: positiveInt(10),
   LWC_LOGIN_GLOBAL_RATE_LIMIT_PER_MINUTE: positiveInt(100),
   LWC_MAX_REQUEST_BYTES: positiveInt(1_048_576),
+  LWC_CODEX_COMMAND: optionalText,
+  LWC_REALTIME_APP_SERVER_IDLE_SECONDS: positiveInt(600),
+  LWC_REALTIME_APP_SERVER_MAX_SECONDS: positiveInt(3600),
 });
 
 /**
@@ -78,6 +82,20 @@ export function optionsFromEnv(env: Record<string, string | undefined>): Provide
       ...(e.LWC_VERIFICATION_URL ? { verificationUrl: e.LWC_VERIFICATION_URL } : {}),
     },
     ...(e.LWC_CLIENT_VERSION ? { clientVersion: e.LWC_CLIENT_VERSION } : {}),
+    // Agent voice (docs/agent-voice.md): only with the codex executable, on a long-lived Node server.
+    ...(e.LWC_CODEX_COMMAND
+      ? {
+          realtime: {
+            appServer: {
+              command: e.LWC_CODEX_COMMAND,
+              tools: referenceTools,
+              idleTimeoutMs: e.LWC_REALTIME_APP_SERVER_IDLE_SECONDS * 1000,
+              maxDurationMs: e.LWC_REALTIME_APP_SERVER_MAX_SECONDS * 1000,
+            },
+          },
+          confirmTool: referenceConfirmTool,
+        }
+      : {}),
   };
 }
 

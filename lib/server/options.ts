@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { AppServerOptions, ConfirmTool } from "@/lib/realtime/types";
 import { createMemoryStore } from "@/lib/stores/memory-store";
 import type { KeyValueStore } from "@/lib/stores/types";
 import { resolveUpstreamConfig } from "@/lib/upstream/config";
@@ -74,6 +75,10 @@ export interface ProviderHandlerOptions {
   clientVersion?: string;
   dangerouslyAllowTokenExport?: boolean;
   dangerouslyAllowRefreshTokenExport?: boolean;
+  /** Realtime voice. `appServer`: agent voice through `codex app-server` (Node only; see docs/agent-voice.md). */
+  realtime?: { appServer?: AppServerOptions };
+  /** Performs a tool action the person confirmed (POST /realtime/app-server/:id/confirm). */
+  confirmTool?: ConfirmTool;
   /** Default: console. */
   logger?: Logger;
   /** Clock, epoch ms. Default Date.now. For tests. */
@@ -116,6 +121,8 @@ export interface ResolvedOptions {
   upstream: UpstreamConfig;
   dangerouslyAllowTokenExport: boolean;
   dangerouslyAllowRefreshTokenExport: boolean;
+  appServer: AppServerOptions | undefined;
+  confirmTool: ConfirmTool | undefined;
   logger: Logger;
   now: () => number;
 }
@@ -207,6 +214,8 @@ export function resolveOptions(options: ProviderHandlerOptions = {}): ResolvedOp
     upstream: resolveUpstreamConfig(upstreamOverrides),
     dangerouslyAllowTokenExport: options.dangerouslyAllowTokenExport ?? false,
     dangerouslyAllowRefreshTokenExport: options.dangerouslyAllowRefreshTokenExport ?? false,
+    appServer: options.realtime?.appServer?.command.trim() ? options.realtime.appServer : undefined,
+    confirmTool: options.confirmTool,
     logger,
     now,
   };
