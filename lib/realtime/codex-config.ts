@@ -1,11 +1,11 @@
 /**
  * The `config.toml` written into a live session's private CODEX_HOME.
  *
- *   codexConfigToml({ codexBaseUrl, issuerUrl, model, chatgptBaseUrl?, sidebandBaseUrl? }): string
+ *   codexConfigToml({ codexBaseUrl, issuerUrl, model?, chatgptBaseUrl?, sidebandBaseUrl? }): string
  *
  * - codexBaseUrl: LWC_CODEX_BASE_URL (real: https://chatgpt.com/backend-api/codex)
  * - issuerUrl:    LWC_ISSUER_URL     (real: https://auth.openai.com)
- * - model:        the Codex model for the agent's turns (a slug the account may use)
+ * - model:        the Codex model for the agent's turns; default: codex picks from /models
  * - chatgptBaseUrl / sidebandBaseUrl: only for local upstreams; by default derived from
  *   codexBaseUrl (`…/backend-api/` and its origin).
  *
@@ -24,7 +24,7 @@ export const LOCAL_PROVIDER_ID = "lwc-upstream";
 export interface CodexConfigInput {
   codexBaseUrl: string;
   issuerUrl: string;
-  model: string;
+  model?: string;
   chatgptBaseUrl?: string;
   sidebandBaseUrl?: string;
 }
@@ -143,9 +143,9 @@ function localUpstreamSettings(input: CodexConfigInput): [string, TomlValue][] {
 export function codexConfigToml(input: CodexConfigInput): string {
   requireHttpUrl("codexBaseUrl", input.codexBaseUrl);
   requireHttpUrl("issuerUrl", input.issuerUrl);
-  if (input.model.trim().length === 0) throw new Error("codexConfigToml: model is empty");
+  const model: [string, TomlValue][] = input.model?.trim() ? [["model", input.model.trim()]] : [];
   const local = pointsAtRealHosts(input.codexBaseUrl, input.issuerUrl) ? [] : localUpstreamSettings(input);
-  // apps/plugins/remote_plugin are in the lockdown anyway; analytics off everywhere would be a
-  // product decision, so it is only forced off for local upstreams (where it would leak).
-  return renderToml([["model", input.model], ...local, ...LOCKDOWN_SETTINGS.map((s) => [s.key, s.value] as const)]);
+  // apps/plugins/remote_plugin are in the lockdown anyway. Analytics is only forced off for local
+  // upstreams (where it would try to reach chatgpt.com); with the real hosts it stays codex's choice.
+  return renderToml([...model, ...local, ...LOCKDOWN_SETTINGS.map((s) => [s.key, s.value] as const)]);
 }

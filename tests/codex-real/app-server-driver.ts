@@ -51,6 +51,8 @@ export class AppServerDriver {
       cwd: this.workDir,
       env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: this.codexHome, CODEX_HOME: this.codexHome, ...options.env } as unknown as NodeJS.ProcessEnv,
       stdio: ["pipe", "pipe", "pipe"],
+      // Its own process group: the `codex` launcher starts the native binary as a child.
+      detached: true,
     });
     this.exited = new Promise((resolve) => this.child.once("exit", (code) => resolve(code)));
     createInterface({ input: this.child.stdout }).on("line", (line) => this.receive(line));
@@ -123,8 +125,8 @@ export class AppServerDriver {
     if (this.child.exitCode === null && this.child.signalCode === null) {
       this.child.stdin.end();
       if (!(await this.exitWithin(CLOSE_GRACE_MS))) {
-        this.child.kill("SIGTERM");
-        if (!(await this.exitWithin(CLOSE_GRACE_MS))) this.child.kill("SIGKILL");
+        signalGroup(this.pid, "SIGTERM");
+        if (!(await this.exitWithin(CLOSE_GRACE_MS))) signalGroup(this.pid, "SIGKILL");
       }
     }
     const code = await this.exited;
@@ -166,6 +168,14 @@ export class AppServerDriver {
     } catch (error) {
       this.send({ id: message.id, error: { code: -32000, message: error instanceof Error ? error.message : String(error) } });
     }
+  }
+}
+
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // ESRCH: the group is gone.
   }
 }
 

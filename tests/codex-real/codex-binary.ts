@@ -8,10 +8,10 @@ export function codexExecutable(): string {
   return execFileSync("bash", [`${root}scripts/ensure-codex.sh`], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
 }
 
-/** True while a process with this pid exists. */
-export function processExists(pid: number): boolean {
+/** True while any process of this process group (the launcher or the native binary) exists. */
+export function processGroupExists(pgid: number): boolean {
   try {
-    process.kill(pid, 0);
+    process.kill(-pgid, 0);
     return true;
   } catch {
     return false;

@@ -7,13 +7,13 @@
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { codexConfigToml } from "@/lib/realtime/codex-config";
+import { codexConfigToml, REAL_CODEX_BASE_URL, REAL_ISSUER_URL } from "@/lib/realtime/codex-config";
 import { SIDEBAND_IN, SIDEBAND_PATH } from "@/mock-upstream/codex";
 import { STATIC_ANSWER_SDP } from "@/mock-upstream/codex/realtime-calls";
 import { startMockUpstream, type MockUpstream, type RecordedRequest } from "@/mock-upstream/server";
 import { signInThroughMock, type MockTokenSet } from "@/mock-upstream/sign-in";
 import { AppServerDriver, declineEverything, type RpcMessage } from "./app-server-driver";
-import { codexExecutable, processExists } from "./codex-binary";
+import { codexExecutable, processGroupExists } from "./codex-binary";
 import { startProxySink, type ProxySink } from "./proxy-sink";
 
 const OFFER_SDP = "v=0\r\no=- 1 2 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\na=rtpmap:111 opus/48000/2\r\n";
@@ -47,14 +47,15 @@ beforeEach(() => mock.reset());
 afterEach(async () => {
   for (const driver of drivers.splice(0)) {
     await driver.close();
-    expect(processExists(driver.pid)).toBe(false);
+    // No orphan: neither the launcher nor the native binary it started (same process group).
+    await waitUntil(() => !processGroupExists(driver.pid));
   }
   // Nothing tried to leave 127.0.0.1.
   expect(sink.attempts).toEqual([]);
 });
 
-function newDriver(onServerRequest?: (m: RpcMessage) => unknown): AppServerDriver {
-  const configToml = codexConfigToml({ codexBaseUrl: mock.codexBaseUrl, issuerUrl: mock.issuer, model: "gpt-5.5" });
+function newDriver(onServerRequest?: (m: RpcMessage) => unknown, urls = { codexBaseUrl: mock.codexBaseUrl, issuerUrl: mock.issuer }): AppServerDriver {
+  const configToml = codexConfigToml({ ...urls, model: "gpt-5.5" });
   const driver = new AppServerDriver({ codexPath, configToml, env: sink.env, onServerRequest });
   drivers.push(driver);
   return driver;
@@ -83,6 +84,15 @@ async function startRealtime(driver: AppServerDriver, threadId: string): Promise
 const sidebandFrame = (type: string) => (r: RecordedRequest) =>
   r.method === SIDEBAND_IN && r.path === SIDEBAND_PATH && (r.body as { type?: string } | undefined)?.type === type;
 
+/** Polls a condition the OS gives no event for (a process group's last member going away). */
+async function waitUntil(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error("condition still false");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: "utf8" })
     .map((name) => join(dir, name))
@@ -90,6 +100,17 @@ function filesUnder(dir: string): string[] {
 }
 
 describe("codex app-server 0.169.0 against the mock, offline", () => {
+  it("(the proxy sink works) without the offline keys, codex tries to reach chatgpt.com and the sink catches it", async () => {
+    const driver = newDriver(undefined, { codexBaseUrl: REAL_CODEX_BASE_URL, issuerUrl: REAL_ISSUER_URL });
+    await driver.initialize();
+    await driver.call("account/login/start", { type: "chatgptAuthTokens", accessToken: tokens.access_token, chatgptAccountId: "acct_demo", chatgptPlanType: "plus" });
+    expect(await sink.nextAttempt()).toMatch(/^CONNECT [a-z.]+\.(com|org):443$/);
+    expect(sink.attempts.some((attempt) => attempt.startsWith("CONNECT chatgpt.com:443"))).toBe(true);
+    sink.attempts.length = 0;
+    await driver.close();
+    sink.attempts.length = 0;
+  });
+
   it("logs in with a mock token, starts a thread and a realtime session: answer SDP, sideband session.update", async () => {
     const driver = newDriver();
     const threadId = await startThread(driver);

@@ -10,17 +10,24 @@ export interface ProxySink {
   url: string;
   attempts: string[];
   env: Record<string, string>;
+  /** Resolves with the first attempt (existing or future). */
+  nextAttempt(): Promise<string>;
   close(): Promise<void>;
 }
 
 export async function startProxySink(): Promise<ProxySink> {
   const attempts: string[] = [];
+  let wake: ((attempt: string) => void) | undefined;
+  const record = (attempt: string) => {
+    attempts.push(attempt);
+    wake?.(attempt);
+  };
   const server: Server = createServer((request, response) => {
-    attempts.push(`${request.method} ${request.url}`);
+    record(`${request.method} ${request.url}`);
     response.writeHead(403).end();
   });
   server.on("connect", (request, socket) => {
-    attempts.push(`CONNECT ${request.url}`);
+    record(`CONNECT ${request.url}`);
     socket.end("HTTP/1.1 403 Forbidden\r\n\r\n");
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -29,6 +36,7 @@ export async function startProxySink(): Promise<ProxySink> {
   return {
     url,
     attempts,
+    nextAttempt: () => (attempts.length > 0 ? Promise.resolve(attempts[0]!) : new Promise((resolve) => (wake = resolve))),
     env: { HTTPS_PROXY: url, HTTP_PROXY: url, ALL_PROXY: url, https_proxy: url, http_proxy: url, all_proxy: url, NO_PROXY: noProxy, no_proxy: noProxy },
     close: () =>
       new Promise((resolve) => {
