@@ -3,13 +3,13 @@
  * the mock's voice side hands work over, Codex calls get_current_time and save_note, the note waits
  * for the person's approval, is saved, and the result goes back to the voice session (recorded by
  * the mock sideband). Plus the lockdown through the bridge, and no process left after hang-up.
- * The bridge runs codex through a wrapper that only adds proxy variables pointing at a sink.
+ * The bridge runs codex through a wrapper that only adds proxy variables pointing at a sink, and
+ * writes its default config.toml (the lockdown and, the mock being local, the offline keys).
  */
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
-import { codexConfigToml } from "@/lib/realtime/codex-config";
 import { referenceConfirmTool, referenceTools } from "@/lib/realtime/tools";
 import { SIDEBAND_IN, SIDEBAND_PATH } from "@/mock-upstream/codex";
 import { STATIC_ANSWER_SDP } from "@/mock-upstream/codex/realtime-calls";
@@ -58,7 +58,6 @@ async function startApp(): Promise<{ client: TestClient; harness: Harness }> {
         appServer: {
           command: wrapper,
           tools: referenceTools,
-          configToml: codexConfigToml({ codexBaseUrl: mock.codexBaseUrl, issuerUrl: mock.issuer, model: "gpt-5.5" }),
           keepWarmProcess: false,
         },
       },
