@@ -5,7 +5,7 @@ import type { MockContext, RouteHandler } from "./context";
 import { DEFAULT_SLOW_FIRST_BYTE_MS, markerFaults } from "./faults";
 import { delayUnlessClosed, isRecord, sendJson } from "./http-util";
 import { allInputText } from "./reply-text";
-import { writeFunctionCallStream } from "./codex/function-call-stream";
+import { writeToolCallStream } from "./codex/tool-call-stream";
 import { writeResponseStream } from "./responses-stream";
 import { validateResponsesBody } from "./responses-validation";
 import type { FaultRule, MockFault } from "./types";
@@ -55,11 +55,11 @@ export const handleResponses: RouteHandler = async (context, call) => {
     ...usageHeaders(context, caller.accountId),
   });
   call.response.flushHeaders();
-  if (scripted?.kind === "function_call") return writeFunctionCallStream(call.response, request, scripted);
+  if (scripted && scripted.kind !== "message") return writeToolCallStream(call.response, request, scripted);
   await writeResponseStream(call.response, request, {
     chunkDelayMs: context.options.streamChunkDelayMs,
     cutAfterDeltas: cut ? 2 : undefined,
     onCut: call.markServerCut,
-    reply: scripted?.text,
+    reply: scripted?.kind === "message" ? scripted.text : undefined,
   });
 };

@@ -4,7 +4,9 @@ import { sendJson } from "../http-util";
 import type { MockCodexControls } from "./index";
 
 const toolCallsSchema = z.object({
-  calls: z.array(z.object({ name: z.string().min(1), arguments: z.record(z.string(), z.unknown()).default({}) })).min(1),
+  calls: z
+    .array(z.object({ name: z.string().min(1), arguments: z.record(z.string(), z.unknown()).optional(), input: z.string().optional() }))
+    .min(1),
 });
 const handoffSchema = z.object({
   transcript: z.string().min(1),

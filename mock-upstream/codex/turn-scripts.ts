@@ -1,13 +1,18 @@
 import { isRecord } from "../http-util";
 
-/** One function call the mock model makes, in order, within a scripted turn. */
+/**
+ * One tool call the mock model makes, in order, within a scripted turn: a function call with JSON
+ * `arguments`, or, with `input`, a freeform (custom) tool call such as apply_patch.
+ */
 export interface ScriptedToolCall {
   name: string;
-  arguments: Record<string, unknown>;
+  arguments?: Record<string, unknown>;
+  input?: string;
 }
 
 export type ScriptedAnswer =
   | { kind: "function_call"; name: string; arguments: string; callId: string }
+  | { kind: "custom_tool_call"; name: string; input: string; callId: string }
   | { kind: "message"; text: string };
 
 const OUTPUT_TYPES = new Set(["function_call_output", "custom_tool_call_output"]);
@@ -60,7 +65,7 @@ export class TurnScripts {
   private nextCallNumber = 1;
 
   queue(calls: ScriptedToolCall[]): void {
-    this.queued.push(calls.map((call) => ({ name: call.name, arguments: { ...call.arguments } })));
+    this.queued.push(calls.map((call) => ({ ...call, ...(call.arguments ? { arguments: { ...call.arguments } } : {}) })));
   }
 
   clear(): void {
@@ -83,7 +88,9 @@ export class TurnScripts {
     if (!script) return undefined;
     const call = script[outputs.length];
     if (call) {
-      return { kind: "function_call", name: call.name, arguments: JSON.stringify(call.arguments), callId: `call_mock_${this.nextCallNumber++}` };
+      const callId = `call_mock_${this.nextCallNumber++}`;
+      if (call.input !== undefined) return { kind: "custom_tool_call", name: call.name, input: call.input, callId };
+      return { kind: "function_call", name: call.name, arguments: JSON.stringify(call.arguments ?? {}), callId };
     }
     const quoted = outputs.map((text, index) => `${script[index]?.name ?? "tool"}: ${text}`).join("\n");
     return { kind: "message", text: `Done.\n${quoted}` };

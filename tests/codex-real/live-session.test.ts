@@ -96,6 +96,13 @@ async function untilGone(pids: number[], timeoutMs = 10_000): Promise<void> {
 const sidebandFrame = (type: string) => (r: RecordedRequest) =>
   r.method === SIDEBAND_IN && r.path === SIDEBAND_PATH && (r.body as { type?: string } | undefined)?.type === type;
 
+/** Codex's final answer of the handoff turn (the mock model's last message starts with "Done."). */
+const finalAppend = () =>
+  mock.waitForRequest(
+    (r) => sidebandFrame("conversation.handoff.append")(r) && /Final Message":\n\nDone\./.test((r.body as { output_text: string }).output_text),
+    20_000,
+  );
+
 async function startLive(client: TestClient): Promise<{ sessionId: string; pids: number[] }> {
   const before = new Set(codexPids());
   const reply = await client.post("/realtime/app-server", { sdp: OFFER_SDP, session: { voice: "cove" } });
@@ -133,7 +140,7 @@ it("handoff → get_current_time → save_note waits for approval → saved → 
   expect(notes.map((note) => note.text)).toEqual(["buy milk"]);
 
   // Codex's final answer is handed back to the voice session on the sideband.
-  const append = await mock.waitForRequest(sidebandFrame("conversation.handoff.append"), 20_000);
+  const append = await finalAppend();
   expect(append.body).toMatchObject({ handoff_id: cue!.handoffId });
   const spoken = (append.body as { output_text: string }).output_text;
   expect(spoken).toMatch(/get_current_time: .*\d{4}-\d{2}-\d{2}/);
@@ -155,7 +162,7 @@ it("a denied save_note saves nothing, and Codex hears the denial", async () => {
   const deny = await client.post(`/realtime/app-server/${sessionId}/confirm`, { callId: pending.callId, confirmation: { approved: false } });
   expect(deny.status, deny.text).toBe(200);
   expect(await events.next((e) => e.type === "tool.completed")).toMatchObject({ tool: "save_note", approved: false });
-  const append = await mock.waitForRequest(sidebandFrame("conversation.handoff.append"), 20_000);
+  const append = await finalAppend();
   expect((append.body as { output_text: string }).output_text).toContain("save_note:");
   expect((await client.get("/realtime/app-server/notes")).json<{ notes: unknown[] }>().notes).toEqual([]);
 
@@ -172,16 +179,22 @@ it("lockdown through the bridge: a shell command that would create a file is ref
   mock.codex.queueToolCalls([
     { name: "exec_command", arguments: { cmd: `touch ${target}` } },
     { name: "shell", arguments: { command: ["touch", target] } },
+    { name: "apply_patch", input: `*** Begin Patch\n*** Add File: ${target}\n+written by the agent\n*** End Patch\n` },
   ]);
   mock.codex.requestHandoff({ transcript: "Create a file on the server." });
   await events.next((e) => e.type === "handoff");
-  await mock.waitForRequest(sidebandFrame("conversation.handoff.append"), 20_000);
+  // While an approval request is open, codex tells the voice session right away ("I need your
+  // approval…", with the request). The bridge declines it and the turn goes on to its final answer.
+  const interim = await mock.waitForRequest(sidebandFrame("conversation.handoff.append"), 20_000);
+  expect((interim.body as { output_text: string }).output_text).toContain("apply_patch_approval_request");
+  await finalAppend();
 
   const requests = mock.requests({ path: "/backend-api/codex/responses" });
   const offered = (requests[0]!.body as { tools: { name?: string; type: string }[] }).tools.map((tool) => tool.name ?? tool.type);
   expect(offered.sort()).toEqual(["apply_patch", "get_current_time", "save_note"]);
-  const outputs = (requests.at(-1)!.body as { input: Record<string, unknown>[] }).input.filter((item) => item.type === "function_call_output");
-  expect(outputs.map((item) => item.output)).toEqual(["unsupported call: exec_command", "unsupported call: shell"]);
+  const outputs = (requests.at(-1)!.body as { input: Record<string, unknown>[] }).input.filter((item) => String(item.type).endsWith("_output"));
+  // The shell tools do not exist; the patch asked for approval and the bridge declined it.
+  expect(outputs.map((item) => item.output)).toEqual(["unsupported call: exec_command", "unsupported call: shell", "patch rejected by user"]);
   expect(existsSync(target)).toBe(false);
   expect(events.seen.filter((e) => e.type.startsWith("tool."))).toEqual([]);
 

@@ -191,4 +191,28 @@ describe("codex app-server 0.169.0 against the mock, offline", () => {
     expect(driver.messages.filter((m) => m.method?.includes("requestApproval"))).toEqual([]);
     expect(existsSync(target)).toBe(false);
   });
+
+  it("lockdown: apply_patch (offered by the model's metadata) asks for approval, is declined, and writes nothing", async () => {
+    const outside = join(process.env.TMPDIR ?? "/tmp", `lwc-lockdown-patch-${process.pid}-${Date.now()}`);
+    const driver = newDriver();
+    const threadId = await startThread(driver);
+    const patch = (path: string) => `*** Begin Patch\n*** Add File: ${path}\n+written by the agent\n*** End Patch\n`;
+    mock.codex.queueToolCalls([
+      { name: "apply_patch", input: patch(outside) },
+      { name: "apply_patch", input: patch("inside.txt") },
+    ]);
+    await driver.call("turn/start", { threadId, input: [{ type: "text", text: "Write the files, please.", text_elements: [] }] });
+    await driver.waitForNotification("turn/completed", 20_000);
+
+    const requests = mock.requests({ path: "/backend-api/codex/responses" });
+    const outputs = (requests.at(-1)!.body as { input: Record<string, unknown>[] }).input.filter((item) => String(item.type).endsWith("_output"));
+    expect(outputs.map((item) => [item.type, item.output])).toEqual([
+      ["custom_tool_call_output", "patch rejected by user"],
+      ["custom_tool_call_output", "patch rejected by user"],
+    ]);
+    // Each patch asked for approval (read-only sandbox) and got our decline.
+    expect(driver.messages.filter((m) => m.method === "item/fileChange/requestApproval")).toHaveLength(2);
+    expect(existsSync(outside)).toBe(false);
+    expect(existsSync(join(driver.workDir, "inside.txt"))).toBe(false);
+  });
 });
