@@ -15,6 +15,7 @@ export interface RpcMessage {
   params?: Record<string, unknown>;
   result?: unknown;
   error?: { code: number; message: string };
+  [field: string]: unknown;
 }
 
 type ServerRequestHandler = (message: RpcMessage) => unknown;
@@ -33,7 +34,10 @@ const CLOSE_GRACE_MS = 2_000;
 export class AppServerDriver {
   readonly codexHome: string;
   readonly workDir: string;
+  /** Messages from the server. */
   readonly messages: RpcMessage[] = [];
+  /** Both directions in order: "in" = sent to codex, "out" = sent by codex. */
+  readonly transcript: { dir: "in" | "out"; message: RpcMessage }[] = [];
   readonly stderr: string[] = [];
   private readonly child: ChildProcessWithoutNullStreams;
   private nextId = 1;
@@ -67,7 +71,7 @@ export class AppServerDriver {
     this.onServerRequest = handler;
   }
 
-  request(method: string, params: unknown): Promise<RpcMessage> {
+  request(method: string, params: Record<string, unknown>): Promise<RpcMessage> {
     const id = this.nextId++;
     return new Promise((resolve) => {
       this.pending.set(id, { resolve });
@@ -75,13 +79,13 @@ export class AppServerDriver {
     });
   }
 
-  async call(method: string, params: unknown): Promise<Record<string, unknown>> {
+  async call(method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
     const reply = await this.request(method, params);
     if (reply.error) throw new Error(`${method} failed: ${reply.error.code} ${reply.error.message}`);
     return reply.result as Record<string, unknown>;
   }
 
-  notify(method: string, params?: unknown): void {
+  notify(method: string, params?: Record<string, unknown>): void {
     this.send(params === undefined ? { method } : { method, params });
   }
 
@@ -139,7 +143,8 @@ export class AppServerDriver {
     return Promise.race([this.exited.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms))]);
   }
 
-  private send(message: unknown): void {
+  private send(message: RpcMessage): void {
+    this.transcript.push({ dir: "in", message });
     this.child.stdin.write(`${JSON.stringify(message)}\n`);
   }
 
@@ -152,6 +157,7 @@ export class AppServerDriver {
       return;
     }
     this.messages.push(message);
+    this.transcript.push({ dir: "out", message });
     if (message.id !== undefined && message.method === undefined) {
       this.pending.get(Number(message.id))?.resolve(message);
       this.pending.delete(Number(message.id));
