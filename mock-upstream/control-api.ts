@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { handleCodexControl } from "./codex/control";
 import { sendJson } from "./http-util";
 import type { RouteCall } from "./context";
 import { MOCK_FAULTS, type MockUpstream } from "./types";
@@ -90,6 +91,6 @@ export function handleControl(mock: MockUpstream, call: RouteCall): void {
       return;
     }
     default:
-      sendJson(call.response, 404, { ok: false, error: "not_found" });
+      if (!handleCodexControl(mock.codex, call, route)) sendJson(call.response, 404, { ok: false, error: "not_found" });
   }
 }

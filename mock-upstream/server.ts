@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { resolveAccount } from "./accounts";
 import { APPROVAL_DECISION_PATH, handleApprovalDecision, handleApprovalPage } from "./approval-page";
 import { MOCK_CLIENT_ID, type MockContext, type RouteCall, type RouteHandler } from "./context";
+import { CodexMockState, CODEX_ROUTES } from "./codex";
 import { CONTROL_PREFIX, handleControl } from "./control-api";
 import { handleDevicePoll, handleUserCode } from "./device-routes";
 import { DeviceFlow } from "./device-flow";
@@ -22,6 +23,8 @@ export const RESPONSES_PATH = "/backend-api/codex/responses";
 export const MODELS_PATH = "/backend-api/codex/models";
 
 const ROUTES: Record<string, RouteHandler> = {
+  // First, so a route listed below (a real voice peer) takes the place of codex's static one.
+  ...CODEX_ROUTES,
   "POST /api/accounts/deviceauth/usercode": handleUserCode,
   "POST /api/accounts/deviceauth/token": handleDevicePoll,
   "POST /oauth/token": handleToken,
@@ -47,7 +50,9 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     tokens: undefined as unknown as TokenAuthority,
     devices: new DeviceFlow(),
     responsesServed: new Map(),
+    codex: undefined as unknown as CodexMockState,
   };
+  context.codex = new CodexMockState(context);
 
   const server = createServer((request, response) => {
     void handleRequest(request, response).catch(() => {
@@ -98,6 +103,8 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     sendJson(response, 404, { detail: "Not Found" });
   }
 
+  server.on("upgrade", (request, socket, head: Buffer) => context.codex.handleUpgrade(request, socket, head, context.issuer));
+
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(initialOptions.port, initialOptions.host, () => {
@@ -131,17 +138,20 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       delete changeable.host;
       Object.assign(context.options, changeable);
     },
+    codex: context.codex.controls,
     reset: () => {
       context.recorder.clear();
       context.faults.clear();
       context.devices.clear();
       context.responsesServed.clear();
+      context.codex.reset();
       context.options = { ...initialOptions };
     },
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
+        context.codex.close();
       }),
   };
   return mock;

@@ -1,4 +1,5 @@
 /** Public types of the mock upstream (re-exported by server.ts). */
+import type { MockCodexControls } from "./codex";
 
 export interface MockUpstreamOptions {
   /** 0 = random free port (default 0). */
@@ -113,6 +114,8 @@ export interface MockUpstream {
   /** Resolves when a /responses stream is (or already was) aborted by the client. */
   waitForAbort(timeoutMs?: number): Promise<RecordedRequest>;
   setOptions(patch: Partial<MockUpstreamOptions>): void;
+  /** Controls for the codex executable's traffic: scripted tool calls, sideband cues. */
+  codex: MockCodexControls;
   reset(): void;
   close(): Promise<void>;
 }

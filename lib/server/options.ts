@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { codexConfigToml } from "@/lib/realtime/codex-config";
 import type { AppServerOptions, ConfirmTool } from "@/lib/realtime/types";
 import { createMemoryStore } from "@/lib/stores/memory-store";
 import type { KeyValueStore } from "@/lib/stores/types";
@@ -187,6 +188,8 @@ export function resolveOptions(options: ProviderHandlerOptions = {}): ResolvedOp
   const upstreamOverrides: Partial<UpstreamConfig> = { ...options.upstream };
   if (options.clientVersion !== undefined) upstreamOverrides.clientVersion = options.clientVersion;
   const allowedModels = proxy.allowedModels?.map((model) => model.trim()).filter((model) => model !== "");
+  const upstream = resolveUpstreamConfig(upstreamOverrides);
+  const appServer = options.realtime?.appServer;
 
   return {
     basePath: normalizeBasePath(options.basePath ?? DEFAULT_BASE_PATH),
@@ -211,10 +214,13 @@ export function resolveOptions(options: ProviderHandlerOptions = {}): ResolvedOp
     loginRateLimit: checked.data.loginRateLimit,
     loginGlobalRateLimit: checked.data.loginGlobalRateLimit,
     clientAddress: options.clientAddress ?? defaultClientAddress,
-    upstream: resolveUpstreamConfig(upstreamOverrides),
+    upstream,
     dangerouslyAllowTokenExport: options.dangerouslyAllowTokenExport ?? false,
     dangerouslyAllowRefreshTokenExport: options.dangerouslyAllowRefreshTokenExport ?? false,
-    appServer: options.realtime?.appServer?.command.trim() ? options.realtime.appServer : undefined,
+    // The lockdown (and, for a local upstream, the offline keys) unless the embedder writes its own.
+    appServer: appServer?.command.trim()
+      ? { configToml: codexConfigToml({ codexBaseUrl: upstream.codexBaseUrl, issuerUrl: upstream.issuer }), ...appServer }
+      : undefined,
     confirmTool: options.confirmTool,
     logger,
     now,
