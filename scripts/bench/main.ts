@@ -15,6 +15,7 @@ import { readAccountInfo } from "../../lib/upstream/jwt";
 import { resolveUpstreamConfig } from "../../lib/upstream/config";
 import { normalizeResponsesBody } from "../../lib/upstream/responses";
 import type { BackendAuth } from "../../lib/upstream/types";
+import { benchAppServer } from "./app-server";
 import { startCountingProxy } from "./counting-proxy";
 import { treeRssBytes } from "./process-memory";
 import { formatTable, median } from "./stats";
@@ -86,6 +87,9 @@ async function main(): Promise<void> {
 
     console.log("\nStore round trips per request with the Upstash store (real Redis behind the REST bridge)\n");
     console.log(formatTable(await storeRoundTrips(mock.url, cleanups)));
+
+    console.log("\nAgent voice: start time and memory per live session (handler in-process, mock provider)\n");
+    console.log(formatTable(await benchAppServer()));
   } finally {
     for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
   }
