@@ -12,11 +12,11 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { referenceConfirmTool, referenceTools } from "@/lib/realtime/tools";
 import { SIDEBAND_IN, SIDEBAND_PATH } from "@/mock-upstream/codex";
-import { STATIC_ANSWER_SDP } from "@/mock-upstream/codex/realtime-calls";
 import { startMockUpstream, type MockUpstream, type RecordedRequest } from "@/mock-upstream/server";
-import { openEvents, OFFER_SDP } from "@/tests/integration/app-server-harness";
+import { openEvents } from "@/tests/integration/app-server-harness";
 import { findLeakedTokens, signIn, startHarness, type Harness, type TestClient } from "@/tests/integration/harness";
 import { codexExecutable } from "./codex-binary";
+import { loopbackOffer, type LoopbackOffer } from "./loopback-offer";
 import { startProxySink, type ProxySink } from "./proxy-sink";
 
 let mock: MockUpstream;
@@ -24,6 +24,7 @@ let sink: ProxySink;
 let wrapperDir: string;
 let wrapper: string;
 let h: Harness | undefined;
+let offer: LoopbackOffer | undefined;
 
 beforeAll(async () => {
   const codexPath = codexExecutable();
@@ -43,6 +44,8 @@ afterAll(async () => {
 });
 
 afterEach(async () => {
+  await offer?.close();
+  offer = undefined;
   if (h) expect(findLeakedTokens(h.evidence)).toEqual([]);
   await h?.close();
   h = undefined;
@@ -105,10 +108,13 @@ const finalAppend = () =>
 
 async function startLive(client: TestClient): Promise<{ sessionId: string; pids: number[] }> {
   const before = new Set(codexPids());
-  const reply = await client.post("/realtime/app-server", { sdp: OFFER_SDP, session: { voice: "cove" } });
+  offer = await loopbackOffer();
+  const reply = await client.post("/realtime/app-server", { sdp: offer.sdp, session: { voice: "cove" } });
   expect(reply.status, reply.text).toBe(201);
   const body = reply.json<{ sessionId: string; sdp: string }>();
-  expect(body.sdp).toBe(STATIC_ANSWER_SDP);
+  expect(body.sdp).toMatch(/^v=0\r\n/);
+  const call = await mock.waitForRequest((r) => r.path === "/backend-api/codex/realtime/calls" && r.status === 201);
+  expect(call.body).toMatchObject({ sdp: offer.sdp });
   const pids = codexPids().filter((pid) => !before.has(pid));
   expect(pids.length).toBeGreaterThan(0);
   await mock.waitForRequest(sidebandFrame("session.update"));

@@ -12,6 +12,7 @@ import type { FakeLogEntry } from "@/test-support/fake-app-server/control";
 import { loadProtocolValidator, type ProtocolValidator } from "@/test-support/fake-app-server/protocol-schema";
 import { AppServerDriver, declineEverything } from "./app-server-driver";
 import { codexExecutable } from "./codex-binary";
+import { loopbackOffer } from "./loopback-offer";
 
 let mock: MockUpstream;
 let validator: ProtocolValidator;
@@ -49,8 +50,10 @@ it("a real session (login, thread with tools, realtime start, a tool call, an ap
     dynamicTools: [{ type: "function", name: "get_current_time", description: "time", inputSchema: { type: "object", properties: {} } }],
   });
   const threadId = (started.thread as { id: string }).id;
-  await driver.call("thread/realtime/start", { threadId, outputModality: "audio", transport: { type: "webrtc", sdp: "v=0\r\n" } });
+  const offer = await loopbackOffer();
+  await driver.call("thread/realtime/start", { threadId, outputModality: "audio", transport: { type: "webrtc", sdp: offer.sdp } });
   await driver.waitForNotification("thread/realtime/sdp");
+  await offer.close();
   mock.codex.queueToolCalls([{ name: "get_current_time", arguments: {} }, { name: "apply_patch", input: "*** Begin Patch\n*** Add File: x.txt\n+x\n*** End Patch\n" }]);
   await driver.call("turn/start", { threadId, input: [{ type: "text", text: "go", text_elements: [] }] });
   await driver.waitForNotification("turn/completed", 20_000);
