@@ -25,6 +25,8 @@ export interface DriverOptions {
   configToml: string;
   /** Extra environment (proxy variables); nothing of the test process is inherited but PATH. */
   env?: Record<string, string>;
+  /** A command to run codex under (for example strace and its arguments). */
+  prefix?: string[];
   /** Answers server→client requests; the default declines approvals and errors everything else. */
   onServerRequest?: ServerRequestHandler;
 }
@@ -51,7 +53,8 @@ export class AppServerDriver {
     this.workDir = mkdtempSync(join(tmpdir(), "lwc-codex-cwd-"));
     writeFileSync(join(this.codexHome, "config.toml"), options.configToml, { mode: 0o600 });
     this.onServerRequest = options.onServerRequest ?? declineEverything;
-    this.child = spawn(options.codexPath, ["app-server"], {
+    const [command, ...args] = [...(options.prefix ?? []), options.codexPath, "app-server"];
+    this.child = spawn(command!, args, {
       cwd: this.workDir,
       env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: this.codexHome, CODEX_HOME: this.codexHome, ...options.env } as unknown as NodeJS.ProcessEnv,
       stdio: ["pipe", "pipe", "pipe"],

@@ -4,7 +4,8 @@
  * handoff that calls both tools and hands the result back to the voice session, and the lockdown.
  * A proxy sink catches any attempt to reach another host; NO_PROXY lets 127.0.0.1 through.
  */
-import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { codexConfigToml, REAL_CODEX_BASE_URL, REAL_ISSUER_URL } from "@/lib/realtime/codex-config";
@@ -55,9 +56,13 @@ afterEach(async () => {
   expect(sink.attempts).toEqual([]);
 });
 
-function newDriver(onServerRequest?: (m: RpcMessage) => unknown, urls = { codexBaseUrl: mock.codexBaseUrl, issuerUrl: mock.issuer }): AppServerDriver {
+function newDriver(
+  onServerRequest?: (m: RpcMessage) => unknown,
+  urls = { codexBaseUrl: mock.codexBaseUrl, issuerUrl: mock.issuer },
+  prefix?: string[],
+): AppServerDriver {
   const configToml = codexConfigToml({ ...urls, model: "gpt-5.5" });
-  const driver = new AppServerDriver({ codexPath, configToml, env: sink.env, onServerRequest });
+  const driver = new AppServerDriver({ codexPath, configToml, env: sink.env, onServerRequest, prefix });
   drivers.push(driver);
   return driver;
 }
@@ -133,6 +138,34 @@ describe("codex app-server 0.169.0 against the mock, offline", () => {
 
     await driver.call("thread/realtime/stop", { threadId });
     expect((await driver.waitForNotification("thread/realtime/closed")).params).toMatchObject({ reason: "requested" });
+  });
+
+  it("every socket codex connects (traced with strace, DNS included) goes to 127.0.0.1 or a local unix socket", async () => {
+    const traceDir = mkdtempSync(join(tmpdir(), "lwc-codex-strace-"));
+    try {
+      const trace = join(traceDir, "connect.log");
+      const driver = newDriver(
+        (message) => (message.method === "item/tool/call" ? { contentItems: [{ type: "inputText", text: "ok" }], success: true } : declineEverything(message)),
+        undefined,
+        ["strace", "-f", "-qq", "-e", "trace=connect", "-o", trace],
+      );
+      const threadId = await startThread(driver);
+      await startRealtime(driver, threadId);
+      await mock.waitForRequest(sidebandFrame("session.update"));
+      mock.codex.queueToolCalls([{ name: "get_current_time", arguments: {} }]);
+      mock.codex.requestHandoff({ transcript: "What time is it?" });
+      await mock.waitForRequest(sidebandFrame("conversation.handoff.append"), 20_000);
+      await driver.close();
+
+      const connects = readFileSync(trace, "utf8").split("\n").filter((line) => line.includes("connect("));
+      const inet = connects.filter((line) => /AF_INET6?/.test(line));
+      // The trace saw codex's own connections (to the mock), so it is not silently empty.
+      expect(inet.some((line) => line.includes(`sin_port=htons(${new URL(mock.url).port})`))).toBe(true);
+      const elsewhere = inet.filter((line) => !/inet_addr\("127\.0\.0\.1"\)|inet_pton\(AF_INET6, "::1"/.test(line));
+      expect(elsewhere).toEqual([]);
+    } finally {
+      rmSync(traceDir, { recursive: true, force: true });
+    }
   });
 
   it("a handoff from the voice side runs get_current_time and save_note, and the result goes back on the sideband", async () => {
