@@ -208,3 +208,23 @@ it("lockdown through the bridge: a shell command that would create a file is ref
   expect((await client.request("DELETE", `/realtime/app-server/${sessionId}`)).status).toBe(200);
   await untilGone(pids);
 });
+
+it("a 401 on /responses during the handoff: codex asks for a new token, the bridge refreshes through the login, the turn completes", async () => {
+  const { client } = await startApp();
+  const { sessionId, pids } = await startLive(client);
+  mock.addFault({ fault: "backend_unauthorized", times: 1 });
+  mock.codex.queueToolCalls([{ name: "get_current_time", arguments: {} }]);
+  mock.codex.requestHandoff({ transcript: "What time is it?" });
+
+  const append = await finalAppend();
+  expect((append.body as { output_text: string }).output_text).toContain("get_current_time:");
+  const refreshes = mock.requests({ path: "/oauth/token" }).filter((r) => (r.body as { grant_type?: string }).grant_type === "refresh_token");
+  expect(refreshes).toHaveLength(1);
+  const responses = mock.requests({ path: "/backend-api/codex/responses" });
+  expect(responses[0]!.status).toBe(401);
+  expect(responses.at(-1)!.status).toBe(200);
+  expect(responses.at(-1)!.headers.authorization).not.toBe(responses[0]!.headers.authorization);
+
+  expect((await client.request("DELETE", `/realtime/app-server/${sessionId}`)).status).toBe(200);
+  await untilGone(pids);
+});
