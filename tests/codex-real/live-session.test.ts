@@ -73,14 +73,18 @@ async function startApp(): Promise<{ client: TestClient; harness: Harness }> {
   return { client, harness };
 }
 
-/** Pids of running processes started from our wrapper or the codex binary (read from /proc). */
+/**
+ * Pids of the codex processes this file started (launcher and native binary), read from /proc:
+ * those whose environment has our sink's proxy URL, which only our wrapper sets.
+ */
 function codexPids(): number[] {
   const pids: number[] = [];
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8");
-      if (cmdline.includes("codex") && cmdline.includes("app-server")) pids.push(Number(entry));
+      const environ = readFileSync(`/proc/${entry}/environ`, "utf8").split("\0");
+      if (cmdline.includes("app-server") && environ.includes(`HTTPS_PROXY=${sink.url}`)) pids.push(Number(entry));
     } catch {
       // The process ended while we looked.
     }
@@ -108,16 +112,17 @@ const finalAppend = () =>
 
 async function startLive(client: TestClient): Promise<{ sessionId: string; pids: number[] }> {
   const before = new Set(codexPids());
+  const lastRecorded = Math.max(0, ...mock.requests().map((r) => r.id));
   offer = await loopbackOffer();
   const reply = await client.post("/realtime/app-server", { sdp: offer.sdp, session: { voice: "cove" } });
   expect(reply.status, reply.text).toBe(201);
   const body = reply.json<{ sessionId: string; sdp: string }>();
   expect(body.sdp).toMatch(/^v=0\r\n/);
-  const call = await mock.waitForRequest((r) => r.path === "/backend-api/codex/realtime/calls" && r.status === 201);
+  const call = await mock.waitForRequest((r) => r.id > lastRecorded && r.path === "/backend-api/codex/realtime/calls" && r.status === 201);
   expect(call.body).toMatchObject({ sdp: offer.sdp });
   const pids = codexPids().filter((pid) => !before.has(pid));
   expect(pids.length).toBeGreaterThan(0);
-  await mock.waitForRequest(sidebandFrame("session.update"));
+  await mock.waitForRequest((r) => r.id > lastRecorded && sidebandFrame("session.update")(r));
   return { sessionId: body.sessionId, pids };
 }
 
@@ -227,4 +232,17 @@ it("a 401 on /responses during the handoff: codex asks for a new token, the brid
 
   expect((await client.request("DELETE", `/realtime/app-server/${sessionId}`)).status).toBe(200);
   await untilGone(pids);
+});
+
+it("logout ends the live session and its codex process; a new start replaces the old process", async () => {
+  const { client } = await startApp();
+  const first = await startLive(client);
+  await offer?.close();
+  const second = await startLive(client);
+  await untilGone(first.pids);
+  expect(second.pids.every((pid) => existsSync(`/proc/${pid}`))).toBe(true);
+
+  expect((await client.post("/logout")).status).toBe(200);
+  await untilGone(second.pids);
+  expect(codexPids().filter((pid) => [...first.pids, ...second.pids].includes(pid))).toEqual([]);
 });
