@@ -22,7 +22,8 @@ function codexCommand(): string | undefined {
 }
 
 async function main(): Promise<void> {
-  const mock = await startMockUpstream({ port: mockPort, host: "127.0.0.1" });
+  // codexAutoHandoff: in an agent voice call the mock's voice side asks to save a note by itself.
+  const mock = await startMockUpstream({ port: mockPort, host: "127.0.0.1", codexAutoHandoff: true });
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     LWC_ISSUER_URL: mock.issuer,

@@ -3,7 +3,7 @@ import { WebSocket } from "ws";
 import { startMockUpstream, type MockUpstream, type RecordedRequest } from "../server";
 import { signInThroughMock, type MockTokenSet } from "../sign-in";
 import { backendHeaders, parseSse, postJson, validBody } from "../test-utils";
-import { SIDEBAND_IN, SIDEBAND_OUT, SIDEBAND_PATH } from "./index";
+import { AUTO_HANDOFF, SIDEBAND_IN, SIDEBAND_OUT, SIDEBAND_PATH } from "./index";
 import { STATIC_ANSWER_SDP } from "./realtime-calls";
 
 let mock: MockUpstream;
@@ -172,6 +172,26 @@ describe("the realtime sideband", () => {
     expect((await control("sideband-event", { event: { type: "response.output_audio_transcript.done", transcript: "It is noon." } })).status).toBe(200);
     expect(await side.next()).toEqual({ type: "response.output_audio_transcript.done", transcript: "It is noon." });
     expect(await (await fetch(`${mock.url}/__mock/codex/sidebands`)).json()).toEqual({ callIds: ["rtc_ctl"] });
+  });
+});
+
+describe("codexAutoHandoff (the demo)", () => {
+  it("after codex's session.update the voice side hands over by itself, and the next turn is scripted", async () => {
+    mock.setOptions({ codexAutoHandoff: true });
+    const side = await openSideband("rtc_demo");
+    side.socket.send(JSON.stringify({ type: "session.update", session: {} }));
+    await side.next();
+    await side.next();
+    expect(await side.next()).toMatchObject({ type: "conversation.handoff.requested", input_transcript: AUTO_HANDOFF.transcript });
+    const events = parseSse(await (await codexResponses({ ...validBody(), input: [userMessage(AUTO_HANDOFF.transcript)] })).text());
+    expect(events.find((e) => e.event === "response.output_item.done")!.data.item).toMatchObject({ name: "get_current_time" });
+  });
+
+  it("is off by default: session.update gets no answer", async () => {
+    const side = await openSideband("rtc_quiet");
+    side.socket.send(JSON.stringify({ type: "session.update", session: {} }));
+    await mock.waitForRequest((r) => r.method === SIDEBAND_IN);
+    expect(mock.requests({ path: SIDEBAND_PATH }).filter((r) => r.method === SIDEBAND_OUT)).toEqual([]);
   });
 });
 

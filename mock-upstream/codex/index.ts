@@ -32,13 +32,26 @@ export interface MockCodexControls {
   openSidebands(): string[];
 }
 
+/** What the demo's voice side asks for by itself (option `codexAutoHandoff`). */
+export const AUTO_HANDOFF = {
+  transcript: "What time is it? And please save a note: buy milk.",
+  calls: [
+    { name: "get_current_time", arguments: {} },
+    { name: "save_note", arguments: { text: "Buy milk" } },
+  ] satisfies ScriptedToolCall[],
+};
+
 /** The mock's state for the codex executable: scripted turns and open sidebands. */
 export class CodexMockState {
   readonly scripts = new TurnScripts();
   readonly sidebands: Sidebands;
 
   constructor(private readonly context: MockContext) {
-    this.sidebands = new Sidebands(context);
+    this.sidebands = new Sidebands(context, (callId) => {
+      if (!this.context.options.codexAutoHandoff) return;
+      this.scripts.queue(AUTO_HANDOFF.calls);
+      this.sidebands.requestHandoff({ transcript: AUTO_HANDOFF.transcript, callId });
+    });
   }
 
   readonly controls: MockCodexControls = {

@@ -214,6 +214,23 @@ it("lockdown through the bridge: a shell command that would create a file is ref
   await untilGone(pids);
 });
 
+it("the demo's journey: with codexAutoHandoff the voice side asks by itself, and the note waits for approval", async () => {
+  mock.setOptions({ codexAutoHandoff: true });
+  const { client } = await startApp();
+  const { sessionId, pids } = await startLive(client);
+  const events = await openEvents(client, sessionId);
+  expect(await events.next((e) => e.type === "handoff")).toMatchObject({ transcript: "What time is it? And please save a note: buy milk." });
+  expect(await events.next((e) => e.type === "tool.completed")).toMatchObject({ tool: "get_current_time" });
+  const pending = await events.next((e) => e.type === "tool.pending_confirmation");
+  expect(pending).toMatchObject({ tool: "save_note", review: { text: "Buy milk" } });
+  expect((await client.post(`/realtime/app-server/${sessionId}/confirm`, { callId: pending.callId, confirmation: { approved: true } })).status).toBe(200);
+  expect((await finalAppend()).body).toMatchObject({ type: "conversation.handoff.append" });
+  expect((await client.get("/realtime/app-server/notes")).json<{ notes: { text: string }[] }>().notes.map((note) => note.text)).toEqual(["Buy milk"]);
+  events.close();
+  expect((await client.request("DELETE", `/realtime/app-server/${sessionId}`)).status).toBe(200);
+  await untilGone(pids);
+});
+
 it("a 401 on /responses during the handoff: codex asks for a new token, the bridge refreshes through the login, the turn completes", async () => {
   const { client } = await startApp();
   const { sessionId, pids } = await startLive(client);
