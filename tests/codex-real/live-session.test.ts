@@ -25,6 +25,8 @@ let wrapperDir: string;
 let wrapper: string;
 let h: Harness | undefined;
 let offer: LoopbackOffer | undefined;
+/** Every codex pid a test started: each must be gone when the test ends. */
+const started: number[] = [];
 
 beforeAll(async () => {
   const codexPath = codexExecutable();
@@ -46,6 +48,9 @@ afterAll(async () => {
 afterEach(async () => {
   await offer?.close();
   offer = undefined;
+  const orphans = started.splice(0).filter((pid) => existsSync(`/proc/${pid}`));
+  for (const pid of orphans) process.kill(pid, "SIGKILL");
+  expect(orphans, "codex processes left running").toEqual([]);
   if (h) expect(findLeakedTokens(h.evidence)).toEqual([]);
   await h?.close();
   h = undefined;
@@ -122,6 +127,7 @@ async function startLive(client: TestClient): Promise<{ sessionId: string; pids:
   expect(call.body).toMatchObject({ sdp: offer.sdp });
   const pids = codexPids().filter((pid) => !before.has(pid));
   expect(pids.length).toBeGreaterThan(0);
+  started.push(...pids);
   await mock.waitForRequest((r) => r.id > lastRecorded && sidebandFrame("session.update")(r));
   return { sessionId: body.sessionId, pids };
 }
