@@ -21,6 +21,7 @@ import { treeRssBytes } from "./process-memory";
 import { realtimeSignalingMedians } from "./realtime-timing";
 import { formatTable, median } from "./stats";
 import { timeStream } from "./stream-timing";
+import { voiceConnectRow } from "./voice-connect";
 
 const SECRET = "benchmark-secret-0123456789abcdefghijklmnop";
 const RUNS = Number(process.env.BENCH_RUNS ?? 50);
@@ -90,6 +91,7 @@ async function main(): Promise<void> {
       signaling.direct.toFixed(2),
       `+${(signaling.viaRoute - signaling.direct).toFixed(2)} ms`,
     ]);
+    rows.push(await voiceConnectRow(app.url, cookie, API));
 
     console.log(`\nProxy benchmark (${RUNS} runs each, medians; next start + mock provider on loopback)\n`);
     console.log(formatTable(rows));
