@@ -8,6 +8,7 @@ import {
   MOCK_UPSTREAM_PORT,
   MOCK_UPSTREAM_URL,
 } from "./e2e/support/servers";
+import { CODEX_FOR_E2E } from "./e2e/support/codex";
 
 const inCi = Boolean(process.env.CI);
 
@@ -25,6 +26,21 @@ const launchOptions = {
     "--disable-sync",
   ],
 };
+
+// The voice project adds real WebRTC on loopback: a fake microphone granted without a prompt (this
+// also keeps Chromium from hiding host addresses behind mDNS), 127.0.0.1 candidates, and no DNS.
+const voiceLaunchOptions = {
+  ...launchOptions,
+  args: [
+    ...launchOptions.args,
+    "--use-fake-ui-for-media-stream",
+    "--use-fake-device-for-media-stream",
+    "--allow-loopback-in-peer-connection",
+    "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
+  ],
+};
+const voiceSpecs = /voice[^/]*\.spec\.ts$/;
+const voiceScreenshotSpecs = /voice-screenshots\.spec\.ts$/;
 
 export default defineConfig({
   testDir: "./e2e",
@@ -48,8 +64,10 @@ export default defineConfig({
     video: "off",
   },
   projects: [
-    { name: "desktop", testIgnore: /screenshots\.spec\.ts$/ },
-    { name: "screenshots", testMatch: /screenshots\.spec\.ts$/ },
+    { name: "desktop", testIgnore: [/screenshots\.spec\.ts$/, voiceSpecs] },
+    { name: "screenshots", testMatch: /screenshots\.spec\.ts$/, testIgnore: voiceScreenshotSpecs },
+    { name: "voice", testMatch: voiceSpecs, testIgnore: voiceScreenshotSpecs, use: { launchOptions: voiceLaunchOptions } },
+    { name: "voice-screenshots", testMatch: voiceScreenshotSpecs, use: { launchOptions: voiceLaunchOptions } },
   ],
   webServer: [
     {
@@ -79,6 +97,12 @@ export default defineConfig({
         // Every test signs in from 127.0.0.1; keep the login limiter out of the way of a full run.
         LWC_LOGIN_RATE_LIMIT_PER_MINUTE: "1000",
         LWC_LOGIN_GLOBAL_RATE_LIMIT_PER_MINUTE: "1000",
+        // One voice mode and one transport (wm) left out, so the voice page's refusals can be tested.
+        LWC_REALTIME_VOICE_MODES: "advanced,standard",
+        LWC_REALTIME_TRANSPORTS: "codex,vp,vps",
+        LWC_CHATGPT_URL: MOCK_UPSTREAM_URL,
+        // Agent voice with the real codex executable, when installed (e2e/agent-voice.spec.ts).
+        ...(CODEX_FOR_E2E ? { LWC_CODEX_COMMAND: CODEX_FOR_E2E } : {}),
       },
       reuseExistingServer: !inCi,
       timeout: 60_000,

@@ -22,6 +22,9 @@ import { ReasoningEffortSelect } from "./reasoning-effort-select";
 import { useChatSettings } from "./use-chat-settings";
 import { useModelList } from "./use-model-list";
 import { useStickToBottom } from "./use-stick-to-bottom";
+import { VoiceButton } from "./voice-button";
+import { VoiceDialog } from "./voice-dialog";
+import { transcriptToMessages } from "@/lib/client/realtime-chat-messages";
 import { WaitingIndicator } from "./waiting-indicator";
 
 interface ChatWorkspaceProps {
@@ -54,6 +57,7 @@ export function ChatWorkspace({ user, onSignOut, onSignInAgain, onSessionLost, s
   const contentRef = useRef<HTMLDivElement>(null);
   const { atBottom, scrollToBottom } = useStickToBottom(scrollRef, contentRef);
   const [dismissedFallbackReply, setDismissedFallbackReply] = useState(-1);
+  const [voiceOpen, setVoiceOpen] = useState(false);
 
   const busy = status === "submitted" || status === "streaming";
   const chatError = useMemo(() => decodeChatError(error), [error]);
@@ -178,6 +182,7 @@ export function ChatWorkspace({ user, onSignOut, onSignInAgain, onSessionLost, s
                   />
                   <ReasoningEffortSelect value={settings.reasoningEffort} onChange={settings.setReasoningEffort} />
                   <FastToggle checked={settings.fast} onChange={settings.setFast} />
+                  <VoiceButton onClick={() => setVoiceOpen(true)} />
                 </>
               }
             />
@@ -190,6 +195,13 @@ export function ChatWorkspace({ user, onSignOut, onSignInAgain, onSessionLost, s
           </p>
         </div>
       </main>
+      {voiceOpen && (
+        <VoiceDialog
+          onClose={() => setVoiceOpen(false)}
+          onTranscript={(lines) => setMessages((current) => [...current, ...transcriptToMessages(lines, String(Date.now()))])}
+          onSignInAgain={onSignInAgain}
+        />
+      )}
     </div>
   );
 }

@@ -78,6 +78,31 @@ describe("lib/provider-app", () => {
     expect(message).not.toContain("12345");
   });
 
+  it("maps the realtime variables (LWC_REALTIME*, LWC_CHATGPT_URL) and names a bad one", async () => {
+    vi.stubEnv("LWC_SECRET", SECRET);
+    const { optionsFromEnv } = await load();
+    expect(optionsFromEnv({}).realtime).toEqual({ enabled: true, maxRequestBytes: 65_536 });
+    expect(
+      optionsFromEnv({
+        LWC_REALTIME: "OFF",
+        LWC_REALTIME_TRANSPORTS: "codex, vp",
+        LWC_REALTIME_VOICE_MODES: "standard",
+        LWC_REALTIME_MAX_REQUEST_BYTES: "8192",
+        LWC_CHATGPT_URL: "http://127.0.0.1:4010",
+      }).realtime,
+    ).toEqual({
+      enabled: false,
+      transports: ["codex", "vp"],
+      voiceModes: ["standard"],
+      maxRequestBytes: 8192,
+      chatgptUrl: "http://127.0.0.1:4010",
+    });
+    expect(() => optionsFromEnv({ LWC_REALTIME: "maybe" })).toThrow(/LWC_REALTIME/);
+    expect(() => optionsFromEnv({ LWC_REALTIME_TRANSPORTS: "codex,pigeon" })).toThrow(/LWC_REALTIME_TRANSPORTS/);
+    expect(() => optionsFromEnv({ LWC_REALTIME_VOICE_MODES: "loud" })).toThrow(/LWC_REALTIME_VOICE_MODES/);
+    expect(() => optionsFromEnv({ LWC_REALTIME_MAX_REQUEST_BYTES: "0" })).toThrow(/LWC_REALTIME_MAX_REQUEST_BYTES/);
+  });
+
   it("refuses a too-short LWC_SECRET at start-up", async () => {
     vi.stubEnv("LWC_SECRET", "short");
     await expect(load()).rejects.toThrow(/at least 32 characters/);

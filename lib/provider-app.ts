@@ -4,6 +4,7 @@ import { createStoreFromEnv } from "@/lib/stores";
 import { createProviderHandler, type ProviderHandler } from "@/lib/server/handler";
 import type { ProviderHandlerOptions } from "@/lib/server/options";
 import { referenceConfirmTool, referenceTools } from "@/lib/realtime/tools";
+import { REALTIME_TRANSPORTS, VOICE_MODES } from "@/lib/upstream/realtime";
 
 const commaList = z
   .string()
@@ -42,6 +43,15 @@ const envSchema = z.object({
   LWC_CODEX_COMMAND: optionalText,
   LWC_REALTIME_APP_SERVER_IDLE_SECONDS: positiveInt(600),
   LWC_REALTIME_APP_SERVER_MAX_SECONDS: positiveInt(3600),
+  LWC_REALTIME: z
+    .string()
+    .optional()
+    .transform((value) => (value?.trim() ? value.trim().toLowerCase() : "on"))
+    .pipe(z.enum(["on", "off"])),
+  LWC_REALTIME_TRANSPORTS: commaList.pipe(z.array(z.enum(REALTIME_TRANSPORTS))),
+  LWC_REALTIME_VOICE_MODES: commaList.pipe(z.array(z.enum(VOICE_MODES))),
+  LWC_REALTIME_MAX_REQUEST_BYTES: positiveInt(65_536),
+  LWC_CHATGPT_URL: optionalText,
 });
 
 /**
@@ -73,6 +83,24 @@ export function optionsFromEnv(env: Record<string, string | undefined>): Provide
       ...(e.LWC_ALLOWED_MODELS.length > 0 ? { allowedModels: e.LWC_ALLOWED_MODELS } : {}),
       maxRequestBytes: e.LWC_MAX_REQUEST_BYTES,
     },
+    realtime: {
+      enabled: e.LWC_REALTIME === "on",
+      ...(e.LWC_REALTIME_TRANSPORTS.length > 0 ? { transports: e.LWC_REALTIME_TRANSPORTS } : {}),
+      ...(e.LWC_REALTIME_VOICE_MODES.length > 0 ? { voiceModes: e.LWC_REALTIME_VOICE_MODES } : {}),
+      maxRequestBytes: e.LWC_REALTIME_MAX_REQUEST_BYTES,
+      ...(e.LWC_CHATGPT_URL ? { chatgptUrl: e.LWC_CHATGPT_URL } : {}),
+      // Agent voice (docs/agent-voice.md): only with the codex executable, on a long-lived Node server.
+      ...(e.LWC_CODEX_COMMAND
+        ? {
+            appServer: {
+              command: e.LWC_CODEX_COMMAND,
+              tools: referenceTools,
+              idleTimeoutMs: e.LWC_REALTIME_APP_SERVER_IDLE_SECONDS * 1000,
+              maxDurationMs: e.LWC_REALTIME_APP_SERVER_MAX_SECONDS * 1000,
+            },
+          }
+        : {}),
+    },
     loginRateLimit: { limit: e.LWC_LOGIN_RATE_LIMIT_PER_MINUTE, windowMs: 60_000 },
     loginGlobalRateLimit: { limit: e.LWC_LOGIN_GLOBAL_RATE_LIMIT_PER_MINUTE, windowMs: 60_000 },
     upstream: {
@@ -82,20 +110,7 @@ export function optionsFromEnv(env: Record<string, string | undefined>): Provide
       ...(e.LWC_VERIFICATION_URL ? { verificationUrl: e.LWC_VERIFICATION_URL } : {}),
     },
     ...(e.LWC_CLIENT_VERSION ? { clientVersion: e.LWC_CLIENT_VERSION } : {}),
-    // Agent voice (docs/agent-voice.md): only with the codex executable, on a long-lived Node server.
-    ...(e.LWC_CODEX_COMMAND
-      ? {
-          realtime: {
-            appServer: {
-              command: e.LWC_CODEX_COMMAND,
-              tools: referenceTools,
-              idleTimeoutMs: e.LWC_REALTIME_APP_SERVER_IDLE_SECONDS * 1000,
-              maxDurationMs: e.LWC_REALTIME_APP_SERVER_MAX_SECONDS * 1000,
-            },
-          },
-          confirmTool: referenceConfirmTool,
-        }
-      : {}),
+    ...(e.LWC_CODEX_COMMAND ? { confirmTool: referenceConfirmTool } : {}),
   };
 }
 

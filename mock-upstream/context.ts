@@ -5,6 +5,7 @@ import type { CodexMockState } from "./codex";
 import type { ParsedBody } from "./http-util";
 import type { RequestRecorder } from "./recorder";
 import type { TokenAuthority } from "./tokens";
+import type { VoiceCalls } from "./voice/calls";
 import type { RecordedRequest, ResolvedMockOptions } from "./types";
 
 export const MOCK_CLIENT_ID = "app_EMoamEEZ73f0CkXaXp7hrann";
@@ -21,6 +22,8 @@ export interface MockContext {
   responsesServed: Map<string, number>;
   /** Scripted turns and realtime sidebands for the codex executable. */
   codex: CodexMockState;
+  /** Voice calls answered by the WebRTC peer. */
+  voiceCalls: VoiceCalls;
 }
 
 export interface RouteCall {

@@ -29,6 +29,7 @@ const optionsSchema = z
     minClientVersion: z.string().regex(/^\d+(\.\d+)*$/),
     enforcePollInterval: z.boolean(),
     codexAutoHandoff: z.boolean(),
+    voiceWordMs: z.number().int().min(1),
   })
   .partial()
   .strict();
@@ -76,6 +77,10 @@ export function handleControl(mock: MockUpstream, call: RouteCall): void {
     case "DELETE /faults":
       mock.clearFaults();
       return sendJson(call.response, 200, { ok: true });
+    case "GET /voice-calls": {
+      const accountId = call.url.searchParams.get("accountId");
+      return sendJson(call.response, 200, { calls: mock.voiceCalls(accountId ? { accountId } : undefined) });
+    }
     case "GET /requests": {
       const path = call.url.searchParams.get("path");
       return sendJson(call.response, 200, { requests: mock.requests(path ? { path } : undefined) });

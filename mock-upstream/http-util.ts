@@ -6,7 +6,7 @@ export interface ParsedBody {
   raw: string;
   /** Parsed JSON, form fields, text, or undefined when empty. */
   value: unknown;
-  kind: "json" | "form" | "text" | "empty" | "invalid_json";
+  kind: "json" | "form" | "multipart" | "text" | "empty" | "invalid_json";
 }
 
 export function readRawBody(request: IncomingMessage): Promise<string> {
@@ -31,8 +31,30 @@ export function mediaType(request: IncomingMessage): string {
   return (request.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
 }
 
-export function parseBody(raw: string, contentType: string): ParsedBody {
+/** The boundary parameter of a multipart/form-data Content-Type, if any. */
+export function multipartBoundary(request: IncomingMessage): string | undefined {
+  const match = /;\s*boundary="?([^";]+)"?/i.exec(request.headers["content-type"] ?? "");
+  return match?.[1];
+}
+
+/** Text fields of a multipart/form-data body (file parts are kept as text too). */
+function parseMultipart(raw: string, boundary: string): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const part of raw.split(`--${boundary}`)) {
+    const headerEnd = part.indexOf("\r\n\r\n");
+    if (headerEnd < 0) continue;
+    const name = /content-disposition:[^\r\n]*\bname="([^"]*)"/i.exec(part.slice(0, headerEnd))?.[1];
+    if (name === undefined) continue;
+    fields[name] = part.slice(headerEnd + 4).replace(/\r\n$/, "");
+  }
+  return fields;
+}
+
+export function parseBody(raw: string, contentType: string, boundary?: string): ParsedBody {
   if (raw.length === 0) return { raw, value: undefined, kind: "empty" };
+  if (contentType === "multipart/form-data" && boundary) {
+    return { raw, value: parseMultipart(raw, boundary), kind: "multipart" };
+  }
   if (contentType === "application/x-www-form-urlencoded") {
     return { raw, value: Object.fromEntries(new URLSearchParams(raw)), kind: "form" };
   }

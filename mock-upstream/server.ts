@@ -8,22 +8,24 @@ import { CONTROL_PREFIX, handleControl } from "./control-api";
 import { handleDevicePoll, handleUserCode } from "./device-routes";
 import { DeviceFlow } from "./device-flow";
 import { FaultBook } from "./faults";
-import { lowerCaseHeaders, mediaType, parseBody, readRawBody, sendJson } from "./http-util";
+import { lowerCaseHeaders, mediaType, multipartBoundary, parseBody, readRawBody, sendJson } from "./http-util";
 import { handleModels } from "./models-route";
 import { handleRevoke, handleToken } from "./oauth-routes";
 import { RequestRecorder } from "./recorder";
 import { handleResponses } from "./responses";
 import { TokenAuthority } from "./tokens";
 import { DEFAULT_MOCK_OPTIONS, type MockUpstream, type MockUpstreamOptions, type ResolvedMockOptions } from "./types";
+import { VoiceCalls } from "./voice/calls";
+import { CODEX_CALLS_PATH, handleCodexCall, WEB_VOICE_PATHS, webVoiceHandler } from "./voice/routes";
 
 export * from "./types";
 export { MOCK_CLIENT_ID } from "./context";
 
 export const RESPONSES_PATH = "/backend-api/codex/responses";
 export const MODELS_PATH = "/backend-api/codex/models";
+export { CODEX_CALLS_PATH, WEB_VOICE_PATHS } from "./voice/routes";
 
 const ROUTES: Record<string, RouteHandler> = {
-  // First, so a route listed below (a real voice peer) takes the place of codex's static one.
   ...CODEX_ROUTES,
   "POST /api/accounts/deviceauth/usercode": handleUserCode,
   "POST /api/accounts/deviceauth/token": handleDevicePoll,
@@ -33,6 +35,10 @@ const ROUTES: Record<string, RouteHandler> = {
   [`POST ${RESPONSES_PATH}`]: handleResponses,
   "GET /codex/device": handleApprovalPage,
   [`POST ${APPROVAL_DECISION_PATH}`]: handleApprovalDecision,
+  [`POST ${CODEX_CALLS_PATH}`]: handleCodexCall,
+  [`POST ${WEB_VOICE_PATHS.wm}`]: webVoiceHandler("wm"),
+  [`POST ${WEB_VOICE_PATHS.vp}`]: webVoiceHandler("vp"),
+  [`POST ${WEB_VOICE_PATHS.vps}`]: webVoiceHandler("vps"),
 };
 
 function withoutUndefined(patch: Partial<MockUpstreamOptions>): Partial<ResolvedMockOptions> {
@@ -51,6 +57,7 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     devices: new DeviceFlow(),
     responsesServed: new Map(),
     codex: undefined as unknown as CodexMockState,
+    voiceCalls: new VoiceCalls(),
   };
   context.codex = new CodexMockState(context);
 
@@ -63,7 +70,7 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
 
   async function handleRequest(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? "/", context.issuer);
-    const body = parseBody(await readRawBody(request), mediaType(request));
+    const body = parseBody(await readRawBody(request), mediaType(request), multipartBoundary(request));
     let serverCut = false;
     const call: RouteCall = {
       request,
@@ -131,6 +138,8 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     requests: (filter) => context.recorder.list(filter),
     waitForRequest: (predicate, timeoutMs) => context.recorder.waitFor(predicate, timeoutMs),
     waitForAbort: (timeoutMs) => context.recorder.waitFor((r) => r.path === RESPONSES_PATH && r.aborted, timeoutMs),
+    voiceCalls: (filter) => context.voiceCalls.list(filter),
+    waitForVoiceCall: (predicate, timeoutMs) => context.voiceCalls.waitFor(predicate, timeoutMs),
     setOptions: (patch) => {
       // port and host only matter at start.
       const changeable = withoutUndefined(patch);
@@ -145,10 +154,12 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       context.devices.clear();
       context.responsesServed.clear();
       context.codex.reset();
+      context.voiceCalls.clear();
       context.options = { ...initialOptions };
     },
     close: () =>
       new Promise<void>((resolve, reject) => {
+        context.voiceCalls.clear();
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
         context.codex.close();

@@ -1,5 +1,8 @@
 /** Public types of the mock upstream (re-exported by server.ts). */
 import type { MockCodexControls } from "./codex";
+import type { VoiceCallInfo } from "./voice/peer";
+
+export type { VoiceCallInfo, VoiceCallState, VoiceTransport } from "./voice/peer";
 
 export interface MockUpstreamOptions {
   /** 0 = random free port (default 0). */
@@ -26,6 +29,8 @@ export interface MockUpstreamOptions {
    * for work by itself (a handoff whose turn calls get_current_time, then save_note). Default false.
    */
   codexAutoHandoff?: boolean;
+  /** Voice calls: time per spoken word of the mock's replies (at least 900 ms of speech per reply), default 180. */
+  voiceWordMs?: number;
 }
 
 export type ResolvedMockOptions = Required<MockUpstreamOptions>;
@@ -40,6 +45,7 @@ export const DEFAULT_MOCK_OPTIONS: ResolvedMockOptions = {
   minClientVersion: "0.150.0",
   enforcePollInterval: false,
   codexAutoHandoff: false,
+  voiceWordMs: 180,
 };
 
 export interface MockAccount {
@@ -86,6 +92,9 @@ export const MOCK_FAULTS = [
   "refresh_server_error",
   "device_code_disabled",
   "device_code_server_error",
+  "realtime_non_sdp",
+  "realtime_hang",
+  "realtime_never_connects",
 ] as const;
 
 export type MockFault = (typeof MOCK_FAULTS)[number];
@@ -119,6 +128,10 @@ export interface MockUpstream {
   waitForRequest(predicate: (r: RecordedRequest) => boolean, timeoutMs?: number): Promise<RecordedRequest>;
   /** Resolves when a /responses stream is (or already was) aborted by the client. */
   waitForAbort(timeoutMs?: number): Promise<RecordedRequest>;
+  /** Voice calls answered by the mock's WebRTC peer (live and ended), optionally of one account. */
+  voiceCalls(filter?: { accountId?: string }): VoiceCallInfo[];
+  /** Resolves when a voice call is (or becomes) in a state that matches. */
+  waitForVoiceCall(predicate: (call: VoiceCallInfo) => boolean, timeoutMs?: number): Promise<VoiceCallInfo>;
   setOptions(patch: Partial<MockUpstreamOptions>): void;
   /** Controls for the codex executable's traffic: scripted tool calls, sideband cues. */
   codex: MockCodexControls;

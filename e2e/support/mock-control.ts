@@ -13,7 +13,10 @@ export type MockFault =
   | "dead_refresh_token"
   | "refresh_server_error"
   | "device_code_disabled"
-  | "device_code_server_error";
+  | "device_code_server_error"
+  | "realtime_non_sdp"
+  | "realtime_hang"
+  | "realtime_never_connects";
 
 export interface FaultRule {
   fault: MockFault;
@@ -50,6 +53,24 @@ const requestListSchema = z.union([
 ]);
 
 export const RESPONSES_PATH = "/backend-api/codex/responses";
+
+const voiceCallSchema = z
+  .object({
+    id: z.string(),
+    transport: z.enum(["codex", "wm", "vp", "vps"]),
+    accountId: z.string(),
+    session: z.unknown(),
+    state: z.enum(["new", "connected", "closed"]),
+    inboundPackets: z.number(),
+    inboundLevel: z.number(),
+    outboundPackets: z.number(),
+    speaking: z.boolean(),
+    dataChannelMessages: z.array(z.unknown()),
+  })
+  .loose();
+
+/** A voice call as the mock's WebRTC peer sees it. */
+export type VoiceCall = z.infer<typeof voiceCallSchema>;
 
 /** Drives the mock upstream's control API (`/__mock/*`) over HTTP, as a separate process must. */
 export class MockControl {
@@ -93,6 +114,31 @@ export class MockControl {
   async responsesRequestsOf(accountId: string): Promise<RecordedRequest[]> {
     const all = await this.requests(RESPONSES_PATH);
     return all.filter((request) => request.headers["chatgpt-account-id"] === accountId);
+  }
+
+  /** The voice calls the mock answered for one account (live and ended), oldest first. */
+  async voiceCalls(accountId: string): Promise<VoiceCall[]> {
+    const response = await fetch(`${this.baseUrl}/__mock/voice-calls?accountId=${encodeURIComponent(accountId)}`);
+    if (!response.ok) throw new Error(`mock control GET /__mock/voice-calls answered ${response.status}`);
+    return z.object({ calls: z.array(voiceCallSchema) }).parse(await response.json()).calls;
+  }
+
+  /**
+   * Resolves with the account's newest voice call once `predicate` holds for it, e.g.
+   * `waitForVoiceCall(id, (c) => c.state === "connected")` or `(c) => c.inboundLevel < 0.01` for mute.
+   * Re-reads the mock every 100 ms (the state lives in another process); rejects after `timeoutMs`.
+   */
+  async waitForVoiceCall(accountId: string, predicate: (call: VoiceCall) => boolean, timeoutMs = 10_000): Promise<VoiceCall> {
+    const deadline = Date.now() + timeoutMs;
+    let last: VoiceCall | undefined;
+    for (;;) {
+      last = (await this.voiceCalls(accountId)).at(-1);
+      if (last && predicate(last)) return last;
+      if (Date.now() > deadline) {
+        throw new Error(`mock control: voice call of ${accountId} did not reach the expected state within ${timeoutMs} ms (last: ${JSON.stringify(last && { state: last.state, inboundPackets: last.inboundPackets, inboundLevel: last.inboundLevel })})`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   }
 
   private async post(path: string, body: unknown): Promise<void> {

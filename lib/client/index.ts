@@ -17,3 +17,13 @@ export {
 } from "./chat-request-options";
 export type { ResponseMetadata, ResponseMetadataStore } from "./response-metadata-store";
 export { readUsageHeaders, type UsageSnapshot, type UsageWindow } from "./usage-headers";
+export {
+  connectRealtime,
+  type ConnectRealtimeOptions,
+  type RealtimeCall,
+  type RealtimeCallState,
+  type RealtimeSessionOptions,
+} from "./realtime";
+export { RealtimeError, isRealtimeError, describeRealtimeError, type RealtimeErrorInfo } from "./realtime-error";
+export type { RealtimeServerEvent } from "./realtime-events";
+export { applyTranscriptEvent, type TranscriptLine } from "./realtime-transcript";

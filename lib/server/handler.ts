@@ -13,6 +13,7 @@ import { createRouter, type RouteDefinition, type RouteHandler } from "./router"
 import { createLoginRoutes } from "./routes/login";
 import { createModelsRoute } from "./routes/models";
 import { createAppServerRoutes } from "./routes/realtime-app-server";
+import { createRealtimeRoute } from "./routes/realtime";
 import { createResponsesRoute } from "./routes/responses";
 import { createSessionManager } from "./session-manager";
 import { createSealer } from "./session-seal";
@@ -84,6 +85,7 @@ export function createProviderHandler(options: ProviderHandlerOptions = {}): Pro
     );
   }
   if (appServer) routes.push(...appServer.routes);
+  if (resolved.realtime.enabled) routes.push({ pattern: "/realtime", methods: { POST: createRealtimeRoute(ctx, manager) } });
   const router = createRouter(resolved.basePath, routes);
 
   /** Store trouble → 503; anything unexpected → 500 without details (one log line, no stack). */

@@ -7,6 +7,7 @@ import { resolveUpstreamConfig } from "@/lib/upstream/config";
 import type { UpstreamConfig } from "@/lib/upstream/types";
 import { clientAddress as defaultClientAddress } from "./client-address";
 import { consoleLogger, type Logger } from "./logger";
+import { resolveRealtimeOptions, type RealtimeOptions, type ResolvedRealtimeOptions } from "./realtime-options";
 import { resolveSecrets } from "./session-seal";
 
 export interface RateLimitOption {
@@ -58,6 +59,8 @@ export interface ProviderHandlerOptions {
   /** Default true. `false` makes /models and /responses unknown paths (plain-text 404). */
   enableResponsesProxy?: boolean;
   responsesProxy?: ResponsesProxyOptions;
+  /** Realtime voice (`POST /realtime`); see docs/realtime.md. */
+  realtime?: RealtimeOptions;
   /** POST /login attempts that need a new device code, per client address. Default 10 per 60 s. */
   loginRateLimit?: RateLimitOption | false;
   /**
@@ -76,8 +79,6 @@ export interface ProviderHandlerOptions {
   clientVersion?: string;
   dangerouslyAllowTokenExport?: boolean;
   dangerouslyAllowRefreshTokenExport?: boolean;
-  /** Realtime voice. `appServer`: agent voice through `codex app-server` (Node only; see docs/agent-voice.md). */
-  realtime?: { appServer?: AppServerOptions };
   /** Performs a tool action the person confirmed (POST /realtime/app-server/:id/confirm). */
   confirmTool?: ConfirmTool;
   /** Default: console. */
@@ -116,6 +117,7 @@ export interface ResolvedOptions {
   allowedModels: ReadonlySet<string> | undefined;
   maxRequestBytes: number;
   defaultInstructions: string | undefined;
+  realtime: ResolvedRealtimeOptions;
   loginRateLimit: RateLimitOption | false;
   loginGlobalRateLimit: RateLimitOption | false;
   clientAddress: (request: Request) => string;
@@ -211,6 +213,7 @@ export function resolveOptions(options: ProviderHandlerOptions = {}): ResolvedOp
     allowedModels: allowedModels && allowedModels.length > 0 ? new Set(allowedModels) : undefined,
     maxRequestBytes: checked.data.maxRequestBytes,
     defaultInstructions: proxy.defaultInstructions,
+    realtime: resolveRealtimeOptions(options.realtime),
     loginRateLimit: checked.data.loginRateLimit,
     loginGlobalRateLimit: checked.data.loginGlobalRateLimit,
     clientAddress: options.clientAddress ?? defaultClientAddress,
@@ -218,7 +221,7 @@ export function resolveOptions(options: ProviderHandlerOptions = {}): ResolvedOp
     dangerouslyAllowTokenExport: options.dangerouslyAllowTokenExport ?? false,
     dangerouslyAllowRefreshTokenExport: options.dangerouslyAllowRefreshTokenExport ?? false,
     // The lockdown (and, for a local upstream, the offline keys) unless the embedder writes its own.
-    appServer: appServer?.command.trim()
+    appServer: appServer?.command.trim() && options.realtime?.enabled !== false
       ? { configToml: codexConfigToml({ codexBaseUrl: upstream.codexBaseUrl, issuerUrl: upstream.issuer }), ...appServer }
       : undefined,
     confirmTool: options.confirmTool,

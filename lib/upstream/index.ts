@@ -8,3 +8,4 @@ export * from "./jwt";
 export * from "./backend";
 export * from "./models";
 export * from "./responses";
+export * from "./realtime";

@@ -4,7 +4,6 @@ import { startMockUpstream, type MockUpstream, type RecordedRequest } from "../s
 import { signInThroughMock, type MockTokenSet } from "../sign-in";
 import { backendHeaders, parseSse, postJson, validBody } from "../test-utils";
 import { AUTO_HANDOFF, SIDEBAND_IN, SIDEBAND_OUT, SIDEBAND_PATH } from "./index";
-import { STATIC_ANSWER_SDP } from "./realtime-calls";
 
 let mock: MockUpstream;
 let tokens: MockTokenSet;
@@ -91,27 +90,6 @@ describe("workspace routing and settings", () => {
     const bad = await fetch(`${mock.url}/backend-api/wham/settings/user`, { headers: { authorization: "Bearer nope" } });
     expect(bad.status).toBe(401);
     expect((await fetch(`${mock.url}/backend-api/wham/settings/user`, { headers: bearer() })).status).toBe(200);
-  });
-});
-
-describe("realtime calls (static answer)", () => {
-  it("answers a JSON offer with 201, an SDP and a Location ending in rtc_<id>", async () => {
-    const reply = await fetch(`${mock.codexBaseUrl}/realtime/calls?intent=quicksilver`, {
-      method: "POST",
-      headers: backendHeaders(tokens),
-      body: JSON.stringify({ sdp: "v=0\r\n", session: { type: "quicksilver" } }),
-    });
-    expect(reply.status).toBe(201);
-    expect(reply.headers.get("content-type")).toBe("application/sdp");
-    expect(reply.headers.get("location")).toMatch(/\/backend-api\/codex\/realtime\/calls\/rtc_[0-9a-f]{24}$/);
-    expect(await reply.text()).toBe(STATIC_ANSWER_SDP);
-  });
-
-  it("refuses a body without sdp (400) and a call without a token (401)", async () => {
-    const noSdp = await fetch(`${mock.codexBaseUrl}/realtime/calls`, { method: "POST", headers: backendHeaders(tokens), body: JSON.stringify({ session: {} }) });
-    expect(noSdp.status).toBe(400);
-    const anonymous = await fetch(`${mock.codexBaseUrl}/realtime/calls`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
-    expect(anonymous.status).toBe(401);
   });
 });
 

@@ -2,7 +2,6 @@ import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import type { MockContext, RouteHandler } from "../context";
 import { lowerCaseHeaders } from "../http-util";
-import { handleStaticRealtimeCall } from "./realtime-calls";
 import { SIDEBAND_PATH, Sidebands, type HandoffCue, type HandoffSent } from "./sideband";
 import { TurnScripts, type ScriptedToolCall } from "./turn-scripts";
 import { handleAccountsCheck, handleUserSettings } from "./wham";
@@ -13,11 +12,13 @@ export type { ScriptedToolCall } from "./turn-scripts";
 
 const RESPONSES_PATH = "/backend-api/codex/responses";
 
-/** The routes only the `codex` executable needs (workspace routing, per-turn settings, realtime calls). */
+/**
+ * The routes only the `codex` executable needs (workspace routing, per-turn settings). Its realtime
+ * call (`POST /backend-api/codex/realtime/calls`) is answered by the mock's voice peer.
+ */
 export const CODEX_ROUTES: Record<string, RouteHandler> = {
   "GET /backend-api/wham/accounts/check": handleAccountsCheck,
   "GET /backend-api/wham/settings/user": handleUserSettings,
-  "POST /backend-api/codex/realtime/calls": handleStaticRealtimeCall,
 };
 
 /** Test controls for the codex parts (also under /__mock/codex/). */

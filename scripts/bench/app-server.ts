@@ -126,7 +126,11 @@ export async function benchAppServer(runs = Number(process.env.BENCH_APP_SERVER_
   return rows;
 }
 
-/** The offline config.toml that keeps the real executable on the mock; null until the codex config module exists. */
+/**
+ * Extra options for the real executable. None: the handler writes the default config.toml
+ * (lib/realtime/codex-config.ts), which, the mock being local, keeps codex on the mock's URLs.
+ * Returning null skips the real rows.
+ */
 async function realConfig(): Promise<Partial<AppServerOptions> | null> {
-  return null;
+  return {};
 }

@@ -18,8 +18,10 @@ import type { BackendAuth } from "../../lib/upstream/types";
 import { benchAppServer } from "./app-server";
 import { startCountingProxy } from "./counting-proxy";
 import { treeRssBytes } from "./process-memory";
+import { realtimeSignalingMedians } from "./realtime-timing";
 import { formatTable, median } from "./stats";
 import { timeStream } from "./stream-timing";
+import { voiceConnectRow } from "./voice-connect";
 
 const SECRET = "benchmark-secret-0123456789abcdefghijklmnop";
 const RUNS = Number(process.env.BENCH_RUNS ?? 50);
@@ -81,6 +83,15 @@ async function main(): Promise<void> {
 
     const memory = await peakMemoryWithOpenStreams(app, mock.url, cookie);
     rows.push(["App memory, idle → 100 open streams (MB)", `${memory.idleMb.toFixed(0)} → ${memory.peakMb.toFixed(0)}`, "—", `+${(memory.peakMb - memory.idleMb).toFixed(0)} MB`]);
+
+    const signaling = await realtimeSignalingMedians(app.url, mock.url, cookie, direct);
+    rows.push([
+      "POST /realtime → answer SDP (median ms, 20 runs)",
+      signaling.viaRoute.toFixed(2),
+      signaling.direct.toFixed(2),
+      `+${(signaling.viaRoute - signaling.direct).toFixed(2)} ms`,
+    ]);
+    rows.push(await voiceConnectRow(app.url, cookie, API));
 
     console.log(`\nProxy benchmark (${RUNS} runs each, medians; next start + mock provider on loopback)\n`);
     console.log(formatTable(rows));

@@ -1,8 +1,8 @@
 /**
  * Test support: a real WebRTC offer (werift), gathered on 127.0.0.1 only, so the realtime start
- * carries what a browser would send and any answering peer (the static answer or the mock's voice
- * peer) accepts it. werift falls back to a public STUN server with `iceServers: []`, so it is
- * pointed at a closed loopback port instead; srflx gathering then finds nothing.
+ * carries what a browser would send and the mock's voice peer (werift) can answer it. werift falls
+ * back to a public STUN server with `iceServers: []`, so it is pointed at a closed loopback port
+ * instead; srflx gathering then finds nothing.
  */
 import { RTCPeerConnection, RTCRtpCodecParameters } from "werift";
 

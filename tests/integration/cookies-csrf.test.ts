@@ -237,7 +237,7 @@ describe("CSRF (Origin check on every non-GET route)", () => {
 
 describe("routing", () => {
   it("answers an unknown path with a plain-text 404", async () => {
-    for (const path of ["/nope", "/login/", "/realtime", "/realtime/app-server/abc/events", ""]) {
+    for (const path of ["/nope", "/login/", "/realtime/", "/realtime/app-server/abc/events", ""]) {
       const reply = await h.client().get(path);
       expect(reply.status, path).toBe(404);
       expect(reply.headers.get("content-type")).toMatch(/^text\/plain/);

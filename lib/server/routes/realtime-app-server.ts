@@ -112,6 +112,11 @@ export function createAppServerRoutes(
     const tokens = { accessToken: record.tokens.accessToken, accountId: record.account.accountId, plan: record.account.plan };
     try {
       const live = await (await bridge()).start(owner, tokens, { sdp, ...(voice ? { voice } : {}), ...(model ? { model } : {}) });
+      if (request.signal.aborted) {
+        // Nobody will use this call: do not leave its process running until the idle limit.
+        await live.close("closed_by_client");
+        return new Response(null, { status: 499 });
+      }
       return jsonResponse({ sessionId: live.id, sdp: live.answerSdp }, { status: 201 });
     } catch (error) {
       const message = error instanceof Error ? error.message : "unknown error";

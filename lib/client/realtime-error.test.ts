@@ -1,0 +1,78 @@
+import { describe, expect, it } from "vitest";
+import { describeRealtimeError, microphoneError, RealtimeError, realtimeErrorFromResponse } from "./realtime-error";
+
+function jsonResponse(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+}
+
+describe("realtimeErrorFromResponse", () => {
+  it("keeps the contract's code, status and body fields", async () => {
+    const error = await realtimeErrorFromResponse(jsonResponse(403, { error: "realtime_transport_not_allowed", transport: "wm" }));
+    expect(error).toBeInstanceOf(RealtimeError);
+    expect(error.code).toBe("realtime_transport_not_allowed");
+    expect(error.status).toBe(403);
+    expect(error.body).toEqual({ error: "realtime_transport_not_allowed", transport: "wm" });
+  });
+
+  it("reads realtime_request_failed with the upstream status and detail", async () => {
+    const error = await realtimeErrorFromResponse(jsonResponse(500, { error: "realtime_request_failed", status: 500, detail: "upstream broke" }));
+    expect(error.code).toBe("realtime_request_failed");
+    expect(error.message).toBe("upstream broke");
+  });
+
+  it("treats a bare 401 as signed out and other bodies without a code as http_<status>", async () => {
+    const signedOut = await realtimeErrorFromResponse(new Response("nope", { status: 401 }));
+    expect(signedOut.code).toBe("not_authenticated");
+    expect(signedOut.isSignedOut).toBe(true);
+    const html = await realtimeErrorFromResponse(new Response("<html>bad gateway</html>", { status: 504 }));
+    expect(html.code).toBe("http_504");
+    expect(html.body).toBeUndefined();
+  });
+});
+
+describe("microphoneError", () => {
+  it("maps a refused permission to microphone_denied", () => {
+    expect(microphoneError(new DOMException("Permission denied", "NotAllowedError")).code).toBe("microphone_denied");
+  });
+
+  it("maps a missing or busy device to microphone_unavailable", () => {
+    expect(microphoneError(new DOMException("Requested device not found", "NotFoundError")).code).toBe("microphone_unavailable");
+    expect(microphoneError(new DOMException("Could not start audio source", "NotReadableError")).code).toBe("microphone_unavailable");
+  });
+});
+
+describe("describeRealtimeError", () => {
+  it("names the refused transport and voice mode", () => {
+    const transport = describeRealtimeError(new RealtimeError({ code: "realtime_transport_not_allowed", message: "", status: 403, body: { transport: "wm" } }));
+    expect(transport.message).toContain("“wm”");
+    expect(transport.retryable).toBe(false);
+    const mode = describeRealtimeError(new RealtimeError({ code: "realtime_mode_not_allowed", message: "", status: 403, body: { voiceMode: "advanced" } }));
+    expect(mode.message).toContain("“advanced”");
+  });
+
+  it("gives the upstream status of a failed call and offers a retry", () => {
+    const info = describeRealtimeError(new RealtimeError({ code: "realtime_request_failed", message: "", status: 502, body: { status: 503 } }));
+    expect(info.message).toContain("status 503");
+    expect(info.retryable).toBe(true);
+  });
+
+  it("explains how to allow a blocked microphone", () => {
+    const info = describeRealtimeError(new RealtimeError({ code: "microphone_denied", message: "" }));
+    expect(info.title).toBe("Microphone blocked");
+    expect(info.message).toMatch(/site settings/);
+  });
+
+  it("does not repeat the upstream detail to the person", () => {
+    const info = describeRealtimeError(new RealtimeError({ code: "realtime_request_failed", message: "secret-ish upstream text", body: { detail: "secret-ish upstream text" } }));
+    expect(info.message).not.toContain("secret-ish");
+  });
+
+  it("says voice is off when the route does not exist (404)", async () => {
+    const info = describeRealtimeError(await realtimeErrorFromResponse(new Response("Not Found", { status: 404 })));
+    expect(info).toMatchObject({ code: "http_404", title: "Voice is turned off", retryable: false });
+  });
+
+  it("has words for anything that is not a RealtimeError", () => {
+    expect(describeRealtimeError(new TypeError("x")).code).toBe("connection_failed");
+  });
+});

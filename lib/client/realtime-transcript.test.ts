@@ -1,0 +1,95 @@
+import { describe, expect, it } from "vitest";
+import { transcriptToMessages } from "./realtime-chat-messages";
+import { parseServerEvent, typedMessageEvents, unwrapWebEvent, webTypedMessageEvent, wrapWebEvent } from "./realtime-events";
+import { rootMeanSquare } from "./realtime-levels";
+import { appendTypedLine, applyTranscriptEvent, finishedTranscript, type TranscriptLine } from "./realtime-transcript";
+
+function fold(events: Record<string, unknown>[]): TranscriptLine[] {
+  return events.reduce<TranscriptLine[]>((lines, event) => applyTranscriptEvent(lines, parseServerEvent(JSON.stringify(event))!), []);
+}
+
+describe("applyTranscriptEvent", () => {
+  it("builds both sides from deltas and replaces them with the final text", () => {
+    const lines = fold([
+      { type: "session.created" },
+      { type: "conversation.item.input_audio_transcription.delta", item_id: "u1", delta: "Hel" },
+      { type: "conversation.item.input_audio_transcription.delta", item_id: "u1", delta: "lo" },
+      { type: "response.output_audio_transcript.delta", item_id: "a1", delta: "Hi " },
+      { type: "conversation.item.input_audio_transcription.completed", item_id: "u1", transcript: "Hello." },
+      { type: "response.output_audio_transcript.delta", item_id: "a1", delta: "there" },
+    ]);
+    expect(lines).toEqual([
+      { id: "u1", role: "user", text: "Hello.", done: true },
+      { id: "a1", role: "assistant", text: "Hi there", done: false },
+    ]);
+    const done = applyTranscriptEvent(lines, { type: "response.output_audio_transcript.done", item_id: "a1", transcript: "Hi there!" });
+    expect(done[1]).toEqual({ id: "a1", role: "assistant", text: "Hi there!", done: true });
+  });
+
+  it("leaves the lines untouched for other events and events without an item id", () => {
+    const lines: TranscriptLine[] = [{ id: "a", role: "assistant", text: "x", done: true }];
+    expect(applyTranscriptEvent(lines, { type: "response.done" })).toBe(lines);
+    expect(applyTranscriptEvent(lines, { type: "response.output_audio_transcript.delta", delta: "y" })).toBe(lines);
+  });
+
+  it("keeps typed lines and drops empty ones at the end of the call", () => {
+    const lines = appendTypedLine([{ id: "a", role: "assistant", text: "  ", done: false }], "t1", "typed words");
+    expect(finishedTranscript(lines)).toEqual([{ id: "t1", role: "user", text: "typed words", done: true, typed: true }]);
+  });
+});
+
+describe("parseServerEvent", () => {
+  it("accepts JSON objects with a string type only", () => {
+    expect(parseServerEvent('{"type":"response.done"}')).toEqual({ type: "response.done" });
+    expect(parseServerEvent('{"kind":"x"}')).toBeUndefined();
+    expect(parseServerEvent("[1]")).toBeUndefined();
+    expect(parseServerEvent("not json")).toBeUndefined();
+    expect(parseServerEvent(new ArrayBuffer(2))).toBeUndefined();
+  });
+});
+
+describe("typedMessageEvents", () => {
+  it("creates a user message item and then asks for a response", () => {
+    const [create, respond] = typedMessageEvents("hello");
+    expect(create).toEqual({ type: "conversation.item.create", item: { type: "message", role: "user", content: [{ type: "input_text", text: "hello" }] } });
+    expect(respond).toEqual({ type: "response.create" });
+  });
+});
+
+describe("rootMeanSquare", () => {
+  it("is 0 for silence and 1/sqrt(2) for a full-scale sine", () => {
+    expect(rootMeanSquare(new Float32Array(128))).toBe(0);
+    const sine = Float32Array.from({ length: 1000 }, (_, i) => Math.sin((2 * Math.PI * i) / 100));
+    expect(rootMeanSquare(sine)).toBeCloseTo(Math.SQRT1_2, 3);
+  });
+});
+
+describe("transcriptToMessages", () => {
+  it("turns lines into text chat messages with stable ids", () => {
+    const messages = transcriptToMessages(
+      [
+        { id: "u", role: "user", text: "Hi", done: true },
+        { id: "a", role: "assistant", text: "Hello", done: true },
+      ],
+      "call1",
+    );
+    expect(messages.map((m) => [m.id, m.role, m.parts])).toEqual([
+      ["voice-call1-0", "user", [{ type: "text", text: "Hi" }]],
+      ["voice-call1-1", "assistant", [{ type: "text", text: "Hello" }]],
+    ]);
+  });
+});
+
+describe("web transport events", () => {
+  it("unwraps data_message events and leaves others alone", () => {
+    const inner = { type: "response.output_audio_transcript.delta", item_id: "a", delta: "Hi" };
+    expect(unwrapWebEvent({ type: "data_message", data: JSON.stringify(inner) })).toEqual(inner);
+    expect(unwrapWebEvent({ type: "state_update", new_state: "speaking" })).toEqual({ type: "state_update", new_state: "speaking" });
+    expect(unwrapWebEvent({ type: "data_message", data: "not json" })).toEqual({ type: "data_message", data: "not json" });
+  });
+
+  it("wraps client events and sends typed text as one relay_message", () => {
+    expect(wrapWebEvent({ type: "relay_message", text: "hi" })).toEqual({ type: "data_message", data: '{"type":"relay_message","text":"hi"}' });
+    expect(webTypedMessageEvent("hi")).toEqual({ type: "relay_message", text: "hi" });
+  });
+});

@@ -1,0 +1,84 @@
+import { z } from "zod";
+import {
+  DEFAULT_CHATGPT_URL,
+  REALTIME_TRANSPORTS,
+  VOICE_MODES,
+  type RealtimeTransport,
+  type VoiceMode,
+} from "@/lib/upstream/realtime";
+import type { AppServerOptions } from "@/lib/realtime/types";
+import type { AccountInfo, BackendAuth } from "@/lib/upstream/types";
+
+/** What `realtime.getAuth` is asked. */
+export interface RealtimeAuthContext {
+  request: Request;
+  transport: Exclude<RealtimeTransport, "codex">;
+  /** The signed-in user of the request (tokens are not included). */
+  account: AccountInfo;
+}
+
+/**
+ * Credential source for the ChatGPT web transports (`wm`, `vp`, `vps`): the access token and
+ * account id of the user's ChatGPT web session, which the application obtains itself.
+ * `null` = none for this user: `vp`/`vps` then use the login's own tokens, `wm` is refused.
+ */
+export type RealtimeGetAuth = (context: RealtimeAuthContext) => Promise<BackendAuth | null>;
+
+export interface RealtimeOptions {
+  /** Default true. `false` makes every realtime path an unknown path (404). */
+  enabled?: boolean;
+  /** Transports `/realtime` accepts. Default `["codex"]`. */
+  transports?: RealtimeTransport[];
+  /** `voiceMode` values accepted. Default all (`wingman`, `advanced`, `standard`). */
+  voiceModes?: VoiceMode[];
+  /** Largest accepted realtime request body. Default 64 KiB (65536): an SDP offer is a few KB. */
+  maxRequestBytes?: number;
+  getAuth?: RealtimeGetAuth;
+  /** Origin of the ChatGPT web transports. Default `https://chatgpt.com`. */
+  chatgptUrl?: string;
+  /** Agent voice through `codex app-server` (the `/realtime/app-server` routes; Node only; docs/agent-voice.md). */
+  appServer?: AppServerOptions;
+}
+
+export interface ResolvedRealtimeOptions {
+  enabled: boolean;
+  transports: ReadonlySet<RealtimeTransport>;
+  voiceModes: ReadonlySet<VoiceMode>;
+  maxRequestBytes: number;
+  getAuth: RealtimeGetAuth | undefined;
+  chatgptUrl: string;
+}
+
+export const DEFAULT_REALTIME_MAX_REQUEST_BYTES = 64 * 1024;
+
+const schema = z.object({
+  transports: z.array(z.enum(REALTIME_TRANSPORTS)),
+  voiceModes: z.array(z.enum(VOICE_MODES)),
+  maxRequestBytes: z.number().int().positive(),
+  chatgptUrl: z
+    .string()
+    .trim()
+    .refine((value) => /^https?:\/\/[^/]/i.test(value) && URL.canParse(value), "must be an http(s) URL"),
+});
+
+/** Applies the defaults; throws an Error naming the bad option. */
+export function resolveRealtimeOptions(options: RealtimeOptions = {}): ResolvedRealtimeOptions {
+  const checked = schema.safeParse({
+    transports: options.transports ?? ["codex"],
+    voiceModes: options.voiceModes ?? [...VOICE_MODES],
+    maxRequestBytes: options.maxRequestBytes ?? DEFAULT_REALTIME_MAX_REQUEST_BYTES,
+    chatgptUrl: options.chatgptUrl ?? DEFAULT_CHATGPT_URL,
+  });
+  if (!checked.success) {
+    const issue = checked.error.issues[0];
+    throw new Error(`Invalid provider handler option realtime.${issue?.path.join(".") ?? "?"}: ${issue?.message ?? ""}`);
+  }
+  return {
+    enabled: options.enabled ?? true,
+    transports: new Set(checked.data.transports),
+    voiceModes: new Set(checked.data.voiceModes),
+    maxRequestBytes: checked.data.maxRequestBytes,
+    getAuth: options.getAuth,
+    chatgptUrl: checked.data.chatgptUrl.replace(/\/+$/, ""),
+  };
+}

@@ -1,0 +1,153 @@
+import { isProviderAuthError, isRefreshTokenInvalid } from "@/lib/upstream/errors";
+import { postRealtimeCall, TRANSPORT_VOICE_MODE, type RealtimeCallRequest, type WebRealtimeTransport } from "@/lib/upstream/realtime";
+import type { BackendAuth } from "@/lib/upstream/types";
+import type { ServerContext } from "../context";
+import { errorResponse, NO_STORE } from "../json";
+import { describeErrorForLog, LOG_PREFIX } from "../logger";
+import { readRealtimeBody } from "../realtime-body";
+import { describeRealtimeFailure, upstreamErrorCode, realtimeFailure } from "../realtime-failure";
+import type { RouteHandler } from "../router";
+import { isAuthenticated, type AuthenticatedRecord, type LoadedSession } from "../session-record";
+import type { SessionManager } from "../session-manager";
+import { NOT_AUTHENTICATED_MESSAGE } from "./models";
+
+const notAuthenticated = () => errorResponse(401, "not_authenticated", { message: NOT_AUTHENTICATED_MESSAGE });
+
+const authOf = (record: AuthenticatedRecord): BackendAuth => ({
+  accessToken: record.tokens.accessToken,
+  accountId: record.account.accountId,
+});
+
+function isAbort(error: unknown): boolean {
+  return error instanceof DOMException && (error.name === "AbortError" || error.name === "TimeoutError");
+}
+
+/**
+ * POST /realtime: exchange the browser's WebRTC offer for the provider's answer SDP.
+ * Checks, in order (Origin is checked by the handler before this): session (401), body size (413),
+ * shape (400), transport and voice mode policy (403), the web transports' credential; then fresh
+ * tokens (refresh if near expiry, single-flight) and the upstream call. An upstream 401 to the
+ * login's own token gets one forced refresh and one retry.
+ */
+export function createRealtimeRoute(ctx: ServerContext, manager: SessionManager): RouteHandler {
+  const { options } = ctx;
+  const realtime = options.realtime;
+
+  /** The credential of a web transport from `realtime.getAuth`: auth, null (use the login's), or a refusal. */
+  async function webAuth(
+    request: Request,
+    transport: WebRealtimeTransport,
+    session: LoadedSession<AuthenticatedRecord>,
+  ): Promise<BackendAuth | null | Response> {
+    if (!realtime.getAuth) {
+      if (transport !== "wm") return null;
+      return errorResponse(501, "realtime_auth_not_configured", {
+        transport,
+        message: "The wm transport needs the ChatGPT web session's credential, and this server has no realtime.getAuth.",
+      });
+    }
+    let supplied: BackendAuth | null;
+    try {
+      supplied = await realtime.getAuth({ request, transport, account: session.record.account });
+    } catch (error) {
+      options.logger.error(`${LOG_PREFIX} realtime.getAuth failed: ${describeErrorForLog(error)}`);
+      return errorResponse(502, "realtime_request_failed", { status: 502, detail: "The server could not get a credential for this voice call." });
+    }
+    if (supplied || transport !== "wm") return supplied;
+    return errorResponse(403, "realtime_auth_unavailable", {
+      transport,
+      message: "No ChatGPT web session credential is available for this user, and the wm transport needs one.",
+    });
+  }
+
+  async function freshRecord(session: LoadedSession<AuthenticatedRecord>): Promise<AuthenticatedRecord | Response> {
+    try {
+      return await manager.freshTokens(session);
+    } catch (error) {
+      if (isRefreshTokenInvalid(error)) return notAuthenticated();
+      if (!isProviderAuthError(error)) throw error;
+      // The refresh already wrote its own log line.
+      return errorResponse(502, "realtime_request_failed", { status: 502, detail: error.message });
+    }
+  }
+
+  /** After the provider answered 401 to the login's own token: one forced refresh (single-flight). */
+  async function refreshedAuth(session: LoadedSession<AuthenticatedRecord>): Promise<BackendAuth | Response> {
+    try {
+      return authOf(await manager.forceRefresh(session));
+    } catch (error) {
+      if (isRefreshTokenInvalid(error)) return notAuthenticated();
+      if (!isProviderAuthError(error)) throw error;
+      return errorResponse(502, "realtime_request_failed", { status: 502, detail: error.message });
+    }
+  }
+
+  async function exchange(
+    request: Request,
+    offer: RealtimeCallRequest,
+    auth: BackendAuth,
+    retryWithRefresh: LoadedSession<AuthenticatedRecord> | undefined,
+  ): Promise<Response> {
+    const { transport } = offer;
+    const post = (credential: BackendAuth) =>
+      postRealtimeCall(options.upstream, credential, offer, { chatgptUrl: realtime.chatgptUrl, signal: request.signal });
+    let result;
+    try {
+      result = await post(auth);
+      if (result.kind === "failed" && result.status === 401 && retryWithRefresh) {
+        const fresh = await refreshedAuth(retryWithRefresh);
+        if (fresh instanceof Response) return fresh;
+        result = await post(fresh);
+      }
+    } catch (error) {
+      // 499: the client went away; nobody reads this reply.
+      if (isAbort(error) && request.signal.aborted) return new Response(null, { status: 499 });
+      if (!isProviderAuthError(error)) throw error;
+      return realtimeFailure(options.logger, transport, 502, error.message, error.message);
+    }
+    if (result.kind === "answer") {
+      return new Response(result.sdp, { status: 201, headers: { "content-type": "application/sdp", "cache-control": NO_STORE } });
+    }
+    if (result.kind === "not_sdp") {
+      const contentType = /^[\w.+/-]{1,100}/.exec(result.contentType)?.[0] ?? "none";
+      return realtimeFailure(
+        options.logger,
+        transport,
+        502,
+        `The voice service answered HTTP ${result.status} without an SDP answer (content-type ${contentType}).`,
+        `upstream=${result.status} answer is not an SDP (content-type=${contentType})`,
+      );
+    }
+    const status = result.status >= 400 && result.status <= 599 ? result.status : 502;
+    const code = upstreamErrorCode(result.bodyText);
+    return realtimeFailure(
+      options.logger,
+      transport,
+      status,
+      describeRealtimeFailure(result.status, result.bodyText),
+      `upstream=${result.status}${code ? ` code=${code}` : ""}`,
+    );
+  }
+
+  return async (request) => {
+    const session = await manager.read(request);
+    if (!isAuthenticated(session)) return notAuthenticated();
+    const body = await readRealtimeBody(request, realtime.maxRequestBytes);
+    if (!body.ok) return body.response;
+    const { transport } = body.call;
+
+    if (!realtime.transports.has(transport)) return errorResponse(403, "realtime_transport_not_allowed", { transport });
+    const voiceMode = body.call.voiceMode ?? (transport === "codex" ? undefined : TRANSPORT_VOICE_MODE[transport]);
+    if (voiceMode !== undefined && !realtime.voiceModes.has(voiceMode)) {
+      return errorResponse(403, "realtime_mode_not_allowed", { voiceMode });
+    }
+
+    const supplied = transport === "codex" ? null : await webAuth(request, transport, session);
+    if (supplied instanceof Response) return supplied;
+    if (supplied) return exchange(request, body.call, supplied, undefined);
+    const record = await freshRecord(session);
+    if (record instanceof Response) return record;
+    // The login's own token: a 401 gets one forced refresh and one retry, as on /responses.
+    return exchange(request, body.call, authOf(record), { id: session.id, record });
+  };
+}
