@@ -8,7 +8,7 @@ import { codexConfigToml, LOCKDOWN_SETTINGS } from "../lib/realtime/codex-config
 import { startMockUpstream, type MockUpstream } from "../mock-upstream/server";
 import { signInThroughMock } from "../mock-upstream/sign-in";
 import { AppServerDriver } from "../tests/codex-real/app-server-driver";
-import { codexExecutable } from "../tests/codex-real/codex-binary";
+import { codexExecutable } from "../test-support/fake-app-server/protocol-schema";
 
 const DYNAMIC_TOOL = { type: "function", name: "get_current_time", description: "time", inputSchema: { type: "object", properties: {} } };
 
