@@ -8,6 +8,7 @@ import {
   MOCK_UPSTREAM_PORT,
   MOCK_UPSTREAM_URL,
 } from "./e2e/support/servers";
+import { CODEX_FOR_E2E } from "./e2e/support/codex";
 
 const inCi = Boolean(process.env.CI);
 
@@ -100,6 +101,8 @@ export default defineConfig({
         LWC_REALTIME_VOICE_MODES: "advanced,standard",
         LWC_REALTIME_TRANSPORTS: "codex,vp,vps",
         LWC_CHATGPT_URL: MOCK_UPSTREAM_URL,
+        // Agent voice with the real codex executable, when installed (e2e/agent-voice.spec.ts).
+        ...(CODEX_FOR_E2E ? { LWC_CODEX_COMMAND: CODEX_FOR_E2E } : {}),
       },
       reuseExistingServer: !inCi,
       timeout: 60_000,

@@ -33,6 +33,16 @@ export default defineConfig({
           testTimeout: 120_000,
         },
       },
+      {
+        extends: true,
+        test: {
+          // The real `codex` executable (installed by scripts/ensure-codex.sh) against the mock.
+          name: "codex",
+          include: ["tests/codex-real/**/*.test.ts"],
+          fileParallelism: false,
+          testTimeout: 60_000,
+        },
+      },
     ],
   },
 });

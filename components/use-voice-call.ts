@@ -1,7 +1,7 @@
 "use client";
 
 import { useCallback, useEffect, useRef, useState } from "react";
-import { connectRealtime, type RealtimeCall, type RealtimeSessionOptions } from "@/lib/client/realtime";
+import { connectRealtime, type ConnectRealtimeOptions, type RealtimeCall, type RealtimeSessionOptions } from "@/lib/client/realtime";
 import { describeRealtimeError, type RealtimeErrorInfo } from "@/lib/client/realtime-error";
 import { appendTypedLine, applyTranscriptEvent, finishedTranscript, type TranscriptLine } from "@/lib/client/realtime-transcript";
 
@@ -60,7 +60,7 @@ export function useVoiceCall({ onFinished }: UseVoiceCallOptions) {
   }, []);
 
   const start = useCallback(
-    async (session: RealtimeSessionOptions) => {
+    async (session: RealtimeSessionOptions, exchangeOffer?: ConnectRealtimeOptions["exchangeOffer"]) => {
       abortRef.current?.abort();
       callRef.current?.hangUp();
       const abort = new AbortController();
@@ -73,6 +73,7 @@ export function useVoiceCall({ onFinished }: UseVoiceCallOptions) {
       try {
         const call = await connectRealtime({
           session,
+          ...(exchangeOffer ? { exchangeOffer } : {}),
           signal: abort.signal,
           onEvent: (event) => {
             updateLines((current) => applyTranscriptEvent(current, event));

@@ -4,7 +4,9 @@ import { useEffect, useRef, useState } from "react";
 import type { RealtimeSessionOptions } from "@/lib/client/realtime";
 import type { TranscriptLine } from "@/lib/client/realtime-transcript";
 import { iconButton, primaryButton } from "./button-styles";
+import { AgentPanel } from "./agent-panel";
 import { XIcon } from "./icons";
+import { useAgentSession } from "./use-agent-session";
 import { useVoiceCall } from "./use-voice-call";
 import { VoiceControls } from "./voice-controls";
 import { VoiceErrorAlert } from "./voice-error-alert";
@@ -32,7 +34,15 @@ export function VoiceDialog({ onClose, onTranscript, onSignInAgain }: VoiceDialo
   const startRef = useRef<HTMLButtonElement>(null);
   const [session, setSession] = useState<RealtimeSessionOptions>({});
   const call = useVoiceCall({ onFinished: onTranscript });
+  const agent = useAgentSession();
+  const [agentMode, setAgentMode] = useState(false);
   const inCall = call.phase === "connecting" || call.phase === "connected" || call.phase === "reconnecting";
+  const { stop: stopAgent } = agent;
+
+  // The call ended (either side, or failed): end the agent's live session too.
+  useEffect(() => {
+    if (call.phase === "ended" || call.phase === "failed") stopAgent();
+  }, [call.phase, stopAgent]);
 
   useEffect(() => {
     const dialog = dialogRef.current;
@@ -41,7 +51,10 @@ export function VoiceDialog({ onClose, onTranscript, onSignInAgain }: VoiceDialo
     startRef.current?.focus();
   }, []);
 
-  const start = () => void call.start(session);
+  const start = () =>
+    void (agentMode
+      ? call.start(session, (sdp, signal) => agent.exchangeOffer(sdp, signal, session.voice ? { voice: session.voice } : {}))
+      : call.start(session));
 
   return (
     <dialog
@@ -86,6 +99,23 @@ export function VoiceDialog({ onClose, onTranscript, onSignInAgain }: VoiceDialo
         )}
 
         {!inCall && <VoiceOptions value={session} onChange={setSession} />}
+
+        {!inCall && agent.available && (
+          <label className="flex items-center gap-2 text-[14px]">
+            <input type="checkbox" data-testid="voice-agent-mode" checked={agentMode} onChange={(event) => setAgentMode(event.target.checked)} />
+            Agent mode: the assistant can use the app&apos;s tools (you approve anything it saves)
+          </label>
+        )}
+
+        {agentMode && (
+          <AgentPanel
+            activity={agent.activity}
+            pending={agent.pending}
+            notes={agent.notes}
+            confirmError={agent.confirmError}
+            onDecide={(callId, approved) => void agent.decide(callId, approved)}
+          />
+        )}
 
         <VoiceTranscript lines={call.lines} />
 

@@ -4,6 +4,7 @@ import { normalizeAppBasePath } from "@/lib/client/base-path";
 import { createStoreFromEnv, STORE_ENV_VARIABLES } from "@/lib/stores";
 import { createProviderHandler, type ProviderHandler } from "@/lib/server/handler";
 import type { ProviderHandlerOptions } from "@/lib/server/options";
+import { referenceConfirmTool, referenceTools } from "@/lib/realtime/tools";
 import { REALTIME_TRANSPORTS, VOICE_MODES } from "@/lib/upstream/realtime";
 
 const commaList = z
@@ -40,6 +41,9 @@ const envSchema = z.object({
   LWC_LOGIN_RATE_LIMIT_PER_MINUTE: positiveInt(10),
   LWC_LOGIN_GLOBAL_RATE_LIMIT_PER_MINUTE: positiveInt(100),
   LWC_MAX_REQUEST_BYTES: positiveInt(1_048_576),
+  LWC_CODEX_COMMAND: optionalText,
+  LWC_REALTIME_APP_SERVER_IDLE_SECONDS: positiveInt(600),
+  LWC_REALTIME_APP_SERVER_MAX_SECONDS: positiveInt(3600),
   LWC_REALTIME: z
     .string()
     .optional()
@@ -112,6 +116,17 @@ export function optionsFromEnv(env: Record<string, string | undefined>): Provide
       ...(e.LWC_REALTIME_VOICE_MODES.length > 0 ? { voiceModes: e.LWC_REALTIME_VOICE_MODES } : {}),
       maxRequestBytes: e.LWC_REALTIME_MAX_REQUEST_BYTES,
       ...(e.LWC_CHATGPT_URL ? { chatgptUrl: e.LWC_CHATGPT_URL } : {}),
+      // Agent voice (docs/agent-voice.md): only with the codex executable, on a long-lived Node server.
+      ...(e.LWC_CODEX_COMMAND
+        ? {
+            appServer: {
+              command: e.LWC_CODEX_COMMAND,
+              tools: referenceTools,
+              idleTimeoutMs: e.LWC_REALTIME_APP_SERVER_IDLE_SECONDS * 1000,
+              maxDurationMs: e.LWC_REALTIME_APP_SERVER_MAX_SECONDS * 1000,
+            },
+          }
+        : {}),
     },
     loginRateLimit: { limit: e.LWC_LOGIN_RATE_LIMIT_PER_MINUTE, windowMs: 60_000 },
     loginGlobalRateLimit: { limit: e.LWC_LOGIN_GLOBAL_RATE_LIMIT_PER_MINUTE, windowMs: 60_000 },
@@ -123,6 +138,7 @@ export function optionsFromEnv(env: Record<string, string | undefined>): Provide
       ...(e.LWC_VERIFICATION_URL ? { verificationUrl: e.LWC_VERIFICATION_URL } : {}),
     },
     ...(e.LWC_CLIENT_VERSION ? { clientVersion: e.LWC_CLIENT_VERSION } : {}),
+    ...(e.LWC_CODEX_COMMAND ? { confirmTool: referenceConfirmTool } : {}),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { DeviceFlow } from "./device-flow";
 import type { FaultBook } from "./faults";
+import type { CodexMockState } from "./codex";
 import type { ParsedBody } from "./http-util";
 import type { RequestRecorder } from "./recorder";
 import type { TokenAuthority } from "./tokens";
@@ -19,6 +20,8 @@ export interface MockContext {
   devices: DeviceFlow;
   /** Successful /responses per account: drives the usage headers. */
   responsesServed: Map<string, number>;
+  /** Scripted turns and realtime sidebands for the codex executable. */
+  codex: CodexMockState;
   /** Voice calls answered by the WebRTC peer. */
   voiceCalls: VoiceCalls;
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { handleCodexControl } from "./codex/control";
 import { sendJson } from "./http-util";
 import type { RouteCall } from "./context";
 import { MOCK_FAULTS, type MockUpstream } from "./types";
@@ -27,6 +28,7 @@ const optionsSchema = z
     streamChunkDelayMs: z.number().min(0),
     minClientVersion: z.string().regex(/^\d+(\.\d+)*$/),
     enforcePollInterval: z.boolean(),
+    codexAutoHandoff: z.boolean(),
     voiceWordMs: z.number().int().min(1),
   })
   .partial()
@@ -95,6 +97,6 @@ export function handleControl(mock: MockUpstream, call: RouteCall): void {
       return;
     }
     default:
-      sendJson(call.response, 404, { ok: false, error: "not_found" });
+      if (!handleCodexControl(mock.codex, call, route)) sendJson(call.response, 404, { ok: false, error: "not_found" });
   }
 }

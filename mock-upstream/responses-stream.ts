@@ -4,7 +4,7 @@ import { delayUnlessClosed } from "./http-util";
 import { reasoningSummaryFor, replyFor, usageFor, wordPieces } from "./reply-text";
 import type { ValidResponsesRequest } from "./responses-validation";
 
-function itemId(prefix: string): string {
+export function itemId(prefix: string): string {
   return `${prefix}_${randomBytes(24).toString("hex")}`;
 }
 
@@ -16,10 +16,12 @@ export interface StreamOptions {
   cutAfterDeltas?: number;
   /** Called right before the deliberate cut, so the close is not taken for a client abort. */
   onCut?: () => void;
+  /** Reply text instead of the echo (scripted codex turns). */
+  reply?: string;
 }
 
 /** The envelope of the response object in created/in_progress/completed events. */
-function responseEnvelope(request: ValidResponsesRequest, id: string, createdAt: number) {
+export function responseEnvelope(request: ValidResponsesRequest, id: string, createdAt: number) {
   const body = request.body;
   return {
     id,
@@ -73,7 +75,7 @@ export async function writeResponseStream(
 
   const reasoned = request.reasoningEffort !== "none";
   const summary = reasoned && request.reasoningSummary ? reasoningSummaryFor(request.input) : null;
-  const reply = replyFor(request.input);
+  const reply = options.reply ?? replyFor(request.input);
   const envelope = responseEnvelope(request, itemId("resp"), Math.floor(Date.now() / 1000));
   const output: unknown[] = [];
   let outputIndex = 0;

@@ -43,12 +43,12 @@ function quoteList(values: string[]): string {
 const NOT_PERSISTED = (id: string) =>
   `Item with id '${id}' not found. Items are not persisted when \`store\` is set to false. Try again with \`store\` set to true, or remove this item from your input.`;
 
-function validateInput(input: unknown): string | undefined {
+function validateInput(input: unknown, allowItemIds: boolean): string | undefined {
   if (!Array.isArray(input)) return "Input must be a list";
   for (const item of input) {
     if (!isRecord(item)) return "Invalid input item: expected an object.";
     if (item.type === "item_reference") return NOT_PERSISTED(String(item.id ?? ""));
-    if (item.id !== undefined && item.id !== null) return NOT_PERSISTED(String(item.id));
+    if (!allowItemIds && item.id !== undefined && item.id !== null) return NOT_PERSISTED(String(item.id));
     if (item.role === "system") return "System messages are not allowed";
     const isMessage = item.type === "message" || (item.type === undefined && "role" in item);
     if (isMessage) {
@@ -59,8 +59,16 @@ function validateInput(input: unknown): string | undefined {
   return undefined;
 }
 
+export interface ValidationOptions {
+  /**
+   * The codex executable's own requests (they carry `x-codex-turn-metadata`): it sends no
+   * `instructions` (they come as the first developer message) and keeps item ids in the input.
+   */
+  codexClient?: boolean;
+}
+
 /** Check a /responses body the way the ChatGPT-account backend does; the first problem wins. */
-export function validateResponsesBody(parsed: ParsedBody, plan: string): ResponsesValidation {
+export function validateResponsesBody(parsed: ParsedBody, plan: string, options: ValidationOptions = {}): ResponsesValidation {
   if (parsed.kind !== "json" || !isRecord(parsed.value)) return reject("Invalid request body: expected a JSON object.");
   const body = parsed.value;
   for (const name of UNSUPPORTED_PARAMETERS) {
@@ -69,10 +77,11 @@ export function validateResponsesBody(parsed: ParsedBody, plan: string): Respons
   if (typeof body.model !== "string" || body.model.length === 0) return reject("Missing required parameter: 'model'.");
   if (body.store !== false) return reject("Store must be set to false");
   if (body.stream !== true) return reject("Stream must be set to true");
-  if (typeof body.instructions !== "string") return reject("Instructions are required");
+  const instructions = options.codexClient && body.instructions === undefined ? "" : body.instructions;
+  if (typeof instructions !== "string") return reject("Instructions are required");
   const model = findModelForPlan(body.model, plan);
   if (!model) return reject(`The '${body.model}' model is not supported when using Codex with a ChatGPT account.`);
-  const inputProblem = validateInput(body.input);
+  const inputProblem = validateInput(body.input, options.codexClient === true);
   if (inputProblem) return reject(inputProblem);
 
   const levels = (model.supported_reasoning_levels ?? []).map((level) => level.effort);
@@ -118,7 +127,7 @@ export function validateResponsesBody(parsed: ParsedBody, plan: string): Respons
     ok: true,
     request: {
       model,
-      instructions: body.instructions,
+      instructions,
       input: body.input as Record<string, unknown>[],
       reasoningEffort,
       reasoningSummary,

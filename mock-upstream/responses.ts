@@ -5,6 +5,7 @@ import type { MockContext, RouteHandler } from "./context";
 import { DEFAULT_SLOW_FIRST_BYTE_MS, markerFaults } from "./faults";
 import { delayUnlessClosed, isRecord, sendJson } from "./http-util";
 import { allInputText } from "./reply-text";
+import { writeToolCallStream } from "./codex/tool-call-stream";
 import { writeResponseStream } from "./responses-stream";
 import { validateResponsesBody } from "./responses-validation";
 import type { FaultRule, MockFault } from "./types";
@@ -34,13 +35,15 @@ export const handleResponses: RouteHandler = async (context, call) => {
   if (fires("server_error", caller.accountId)) return sendServerError(call);
   if (fires("usage_limit", caller.accountId)) return sendUsageLimit(context, call, caller.accountId, caller.plan);
 
-  const validation = validateResponsesBody(call.body, caller.plan);
+  const codexClient = typeof call.request.headers["x-codex-turn-metadata"] === "string";
+  const validation = validateResponsesBody(call.body, caller.plan, { codexClient });
   if (!validation.ok) return sendJson(call.response, validation.status, { detail: validation.detail });
   const request = validation.request;
   if (request.serviceTier !== null && fires("fast_tier_rejected", caller.accountId)) {
     return sendJson(call.response, 400, { detail: `Unsupported service_tier: ${request.serviceTier}` });
   }
   const cut = fires("stream_cut", caller.accountId);
+  const scripted = context.codex.scripts.answer(request.body, request.input);
 
   context.responsesServed.set(caller.accountId, (context.responsesServed.get(caller.accountId) ?? 0) + 1);
   call.response.writeHead(200, {
@@ -52,9 +55,11 @@ export const handleResponses: RouteHandler = async (context, call) => {
     ...usageHeaders(context, caller.accountId),
   });
   call.response.flushHeaders();
+  if (scripted && scripted.kind !== "message") return writeToolCallStream(call.response, request, scripted);
   await writeResponseStream(call.response, request, {
     chunkDelayMs: context.options.streamChunkDelayMs,
     cutAfterDeltas: cut ? 2 : undefined,
     onCut: call.markServerCut,
+    reply: scripted?.kind === "message" ? scripted.text : undefined,
   });
 };

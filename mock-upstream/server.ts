@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { resolveAccount } from "./accounts";
 import { APPROVAL_DECISION_PATH, handleApprovalDecision, handleApprovalPage } from "./approval-page";
 import { MOCK_CLIENT_ID, type MockContext, type RouteCall, type RouteHandler } from "./context";
+import { CodexMockState, CODEX_ROUTES } from "./codex";
 import { CONTROL_PREFIX, handleControl } from "./control-api";
 import { handleDevicePoll, handleUserCode } from "./device-routes";
 import { DeviceFlow } from "./device-flow";
@@ -25,6 +26,7 @@ export const MODELS_PATH = "/backend-api/codex/models";
 export { CODEX_CALLS_PATH, WEB_VOICE_PATHS } from "./voice/routes";
 
 const ROUTES: Record<string, RouteHandler> = {
+  ...CODEX_ROUTES,
   "POST /api/accounts/deviceauth/usercode": handleUserCode,
   "POST /api/accounts/deviceauth/token": handleDevicePoll,
   "POST /oauth/token": handleToken,
@@ -54,8 +56,10 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     tokens: undefined as unknown as TokenAuthority,
     devices: new DeviceFlow(),
     responsesServed: new Map(),
+    codex: undefined as unknown as CodexMockState,
     voiceCalls: new VoiceCalls(),
   };
+  context.codex = new CodexMockState(context);
 
   const server = createServer((request, response) => {
     void handleRequest(request, response).catch(() => {
@@ -106,6 +110,8 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     sendJson(response, 404, { detail: "Not Found" });
   }
 
+  server.on("upgrade", (request, socket, head: Buffer) => context.codex.handleUpgrade(request, socket, head, context.issuer));
+
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(initialOptions.port, initialOptions.host, () => {
@@ -141,11 +147,13 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       delete changeable.host;
       Object.assign(context.options, changeable);
     },
+    codex: context.codex.controls,
     reset: () => {
       context.recorder.clear();
       context.faults.clear();
       context.devices.clear();
       context.responsesServed.clear();
+      context.codex.reset();
       context.voiceCalls.clear();
       context.options = { ...initialOptions };
     },
@@ -154,6 +162,7 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
         context.voiceCalls.clear();
         server.close((error) => (error ? reject(error) : resolve()));
         server.closeAllConnections();
+        context.codex.close();
       }),
   };
   return mock;

@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
-# Installs the system programs the test suite runs for real: Redis (shared store tests)
-# and Chromium (Playwright). Debian packages only; Playwright's own browser download
+# Installs the system programs the test suite runs for real: Redis (shared store tests),
+# Chromium (Playwright) and the codex executable (scripts/ensure-codex.sh). Debian packages only; Playwright's own browser download
 # does not work offline and is never used.
 set -euo pipefail
+
+# The pinned codex executable (agent voice, real-binary tests), into a cache folder, not via apt.
+bash "$(dirname "$0")/ensure-codex.sh" >/dev/null
 
 missing=()
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
+# The real-binary tests trace codex's connect() calls to prove it stays on 127.0.0.1.
+command -v strace >/dev/null 2>&1 || missing+=(strace)
 
 if [ ${#missing[@]} -eq 0 ]; then
   exit 0

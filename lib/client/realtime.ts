@@ -46,6 +46,11 @@ export interface ConnectRealtimeOptions {
   onState?: (state: RealtimeCallState, error?: RealtimeError) => void;
   /** Aborting before the call is connected cancels it and releases the microphone. */
   signal?: AbortSignal;
+  /**
+   * Trades the offer for the answer SDP instead of `POST {url}` (agent voice posts to
+   * `/realtime/app-server`, which answers JSON). Throw a RealtimeError to fail the call.
+   */
+  exchangeOffer?: (sdp: string, signal: AbortSignal) => Promise<string>;
   /** How long ICE and DTLS may take after the answer (default 15 s). */
   connectTimeoutMs?: number;
   fetch?: typeof fetch;
@@ -249,7 +254,10 @@ export async function connectRealtime(options: ConnectRealtimeOptions = {}): Pro
     await pc.setLocalDescription(await pc.createOffer());
     await iceGatheringComplete(pc);
     if (released) throw abortedError();
-    const answer = await postOffer(fetchImpl, url, pc.localDescription?.sdp ?? "", options.session, fetchAbort.signal);
+    const offer = pc.localDescription?.sdp ?? "";
+    const answer = options.exchangeOffer
+      ? await options.exchangeOffer(offer, fetchAbort.signal)
+      : await postOffer(fetchImpl, url, offer, options.session, fetchAbort.signal);
     if (released) throw abortedError();
     await pc.setRemoteDescription({ type: "answer", sdp: answer });
     const timeout = setTimeout(

@@ -13,6 +13,7 @@ import { createRefreshCoordinator } from "./refresh";
 import { createRouter, type RouteDefinition, type RouteHandler } from "./router";
 import { createLoginRoutes } from "./routes/login";
 import { createModelsRoute } from "./routes/models";
+import { createAppServerRoutes } from "./routes/realtime-app-server";
 import { createRealtimeRoute } from "./routes/realtime";
 import { createResponsesRoute } from "./routes/responses";
 import { createSessionManager } from "./session-manager";
@@ -79,13 +80,21 @@ export function createProviderHandler(options: ProviderHandlerOptions = {}): Pro
   const modelsCache = createAccountModelsCache(resolved.now);
   const login = createLoginRoutes(ctx, manager);
   const responses = createResponsesRoute(ctx, manager, modelsCache);
+  const appServer = resolved.appServer ? createAppServerRoutes(ctx, manager, modelsCache, resolved.appServer) : undefined;
+  // Logout also ends the login's live agent-voice session.
+  const logout: RouteHandler = async (request, params) => {
+    const loginId = (await manager.read(request))?.record.loginId;
+    const response = await login.logout(request, params);
+    if (appServer && loginId !== undefined) await appServer.closeForLogin(loginId);
+    return response;
+  };
 
   // The realtime routes join this table later (patterns with `:id` segments are supported).
   const routes: RouteDefinition[] = [
     { pattern: "/login", methods: { POST: login.login } },
     { pattern: "/status", methods: { GET: login.status } },
     { pattern: "/session", methods: { GET: login.session } },
-    { pattern: "/logout", methods: { POST: login.logout } },
+    { pattern: "/logout", methods: { POST: logout } },
   ];
   if (resolved.enableResponsesProxy) {
     routes.push(
@@ -93,6 +102,7 @@ export function createProviderHandler(options: ProviderHandlerOptions = {}): Pro
       { pattern: "/responses", methods: { POST: responses } },
     );
   }
+  if (appServer) routes.push(...appServer.routes);
   if (resolved.realtime.enabled) routes.push({ pattern: "/realtime", methods: { POST: createRealtimeRoute(ctx, manager) } });
   const router = createRouter(resolved.basePath, routes);
 

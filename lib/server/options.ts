@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { codexConfigToml } from "@/lib/realtime/codex-config";
+import type { AppServerOptions, ConfirmTool } from "@/lib/realtime/types";
 import { createMemoryStore } from "@/lib/stores/memory-store";
 import { createRateLimiter, type RateLimiterFactory } from "@/lib/stores/rate-limit";
 import type { KeyValueStore } from "@/lib/stores/types";
@@ -102,6 +104,8 @@ export interface ProviderHandlerOptions {
   clientVersion?: string;
   dangerouslyAllowTokenExport?: boolean;
   dangerouslyAllowRefreshTokenExport?: boolean;
+  /** Performs a tool action the person confirmed (POST /realtime/app-server/:id/confirm). */
+  confirmTool?: ConfirmTool;
   /** Default: console. */
   logger?: Logger;
   /** Clock, epoch ms. Default Date.now. For tests. */
@@ -149,6 +153,8 @@ export interface ResolvedOptions {
   upstream: UpstreamConfig;
   dangerouslyAllowTokenExport: boolean;
   dangerouslyAllowRefreshTokenExport: boolean;
+  appServer: AppServerOptions | undefined;
+  confirmTool: ConfirmTool | undefined;
   logger: Logger;
   now: () => number;
 }
@@ -222,6 +228,8 @@ export function resolveOptions(options: ProviderHandlerOptions = {}): ResolvedOp
   }
   const trustedProxyHops = checked.data.trustedProxyHops;
   const allowedModels = proxy.allowedModels?.map((model) => model.trim()).filter((model) => model !== "");
+  const upstream = resolveUpstreamConfig(upstreamOverrides);
+  const appServer = options.realtime?.appServer;
 
   return {
     basePath: normalizeBasePath(options.basePath ?? DEFAULT_BASE_PATH),
@@ -250,9 +258,14 @@ export function resolveOptions(options: ProviderHandlerOptions = {}): ResolvedOp
     loginRateLimit: checked.data.loginRateLimit,
     loginGlobalRateLimit: checked.data.loginGlobalRateLimit,
     clientAddress: options.clientAddress ?? ((request) => forwardedClientAddress(request, trustedProxyHops)),
-    upstream: resolveUpstreamConfig(upstreamOverrides),
+    upstream,
     dangerouslyAllowTokenExport: options.dangerouslyAllowTokenExport ?? false,
     dangerouslyAllowRefreshTokenExport: options.dangerouslyAllowRefreshTokenExport ?? false,
+    // The lockdown (and, for a local upstream, the offline keys) unless the embedder writes its own.
+    appServer: appServer?.command.trim() && options.realtime?.enabled !== false
+      ? { configToml: codexConfigToml({ codexBaseUrl: upstream.codexBaseUrl, issuerUrl: upstream.issuer }), ...appServer }
+      : undefined,
+    confirmTool: options.confirmTool,
     logger,
     now,
   };

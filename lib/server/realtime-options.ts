@@ -6,6 +6,7 @@ import {
   type RealtimeTransport,
   type VoiceMode,
 } from "@/lib/upstream/realtime";
+import type { AppServerOptions } from "@/lib/realtime/types";
 import type { AccountInfo, BackendAuth } from "@/lib/upstream/types";
 
 /** What `realtime.getAuth` is asked. */
@@ -35,6 +36,8 @@ export interface RealtimeOptions {
   getAuth?: RealtimeGetAuth;
   /** Origin of the ChatGPT web transports. Default `https://chatgpt.com`. */
   chatgptUrl?: string;
+  /** Agent voice through `codex app-server` (the `/realtime/app-server` routes; Node only; docs/agent-voice.md). */
+  appServer?: AppServerOptions;
 }
 
 export interface ResolvedRealtimeOptions {

@@ -14,6 +14,7 @@ import { readAccountInfo } from "../../lib/upstream/jwt";
 import { resolveUpstreamConfig } from "../../lib/upstream/config";
 import { normalizeResponsesBody } from "../../lib/upstream/responses";
 import type { BackendAuth } from "../../lib/upstream/types";
+import { benchAppServer } from "./app-server";
 import { startCountingProxy } from "./counting-proxy";
 import { mockControl, startMockProcess } from "./mock-process";
 import { treeRssBytes } from "./process-memory";
@@ -97,6 +98,9 @@ async function main(): Promise<void> {
 
     console.log("\nStore round trips per request with the Upstash store (real Redis behind the REST bridge)\n");
     console.log(formatTable(await storeRoundTrips(mock.url, cleanups)));
+
+    console.log("\nAgent voice: start time and memory per live session (handler in-process, mock provider)\n");
+    console.log(formatTable(await benchAppServer()));
   } finally {
     for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
   }

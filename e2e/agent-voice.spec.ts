@@ -1,0 +1,89 @@
+/**
+ * Agent voice in Chromium with the REAL codex executable (started by the app for each call) against
+ * the mock: the voice page in agent mode shows the handoff and tool events live, asks for approval of
+ * save_note (approve and deny), shows the saved note, and hanging up ends the call's process.
+ * Skipped when the app runs without LWC_CODEX_COMMAND (the codex executable is not installed).
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { MOCK_UPSTREAM_URL } from "./support/servers";
+import { expect, test } from "./support/voice-fixtures";
+import { CODEX_FOR_E2E } from "./support/codex";
+
+async function mockPost(path: string, body: unknown): Promise<void> {
+  const response = await fetch(`${MOCK_UPSTREAM_URL}/__mock${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+}
+
+/** Running `codex app-server` processes whose private home our bridge made (read from /proc). */
+function bridgeProcesses(): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8");
+      const environ = readFileSync(`/proc/${entry}/environ`, "utf8");
+      if (cmdline.includes("app-server") && /(^|\0)CODEX_HOME=[^\0]*lwc-codex-/.test(environ)) pids.push(Number(entry));
+    } catch {
+      // Ended while we looked, or not ours to read.
+    }
+  }
+  return pids;
+}
+
+test.describe("agent voice (real codex app-server)", () => {
+  test.skip(!CODEX_FOR_E2E, "the codex executable is not installed (bash scripts/ensure-codex.sh)");
+  // One call at a time: the mock's scripted tool calls are shared by every call.
+  test.describe.configure({ mode: "serial" });
+
+  test("handoff and tools live, approve a note, see it saved; hanging up ends the call's process", async ({ page, voice }) => {
+    await voice.open();
+    await page.getByTestId("voice-agent-mode").check();
+    await expect(page.getByText("No notes yet.")).toBeVisible();
+    const before = new Set(bridgeProcesses());
+    await voice.startAndWaitForCall();
+    const during = bridgeProcesses().filter((pid) => !before.has(pid));
+    expect(during.length).toBeGreaterThan(0);
+
+    await mockPost("/codex/tool-calls", { calls: [{ name: "get_current_time", arguments: {} }, { name: "save_note", arguments: { text: "buy oat milk" } }] });
+    await mockPost("/codex/handoff", { transcript: "What time is it? Save a note: buy oat milk." });
+
+    const activity = page.getByTestId("agent-activity");
+    await expect(activity.locator('[data-event="handoff"]')).toContainText("What time is it? Save a note: buy oat milk.");
+    await expect(activity.locator('[data-event="tool.completed"]').first()).toContainText("get_current_time: done");
+    const confirmation = page.getByTestId("agent-confirmation");
+    await expect(confirmation).toBeVisible({ timeout: 20_000 });
+    await expect(confirmation.getByTestId("agent-review-text")).toHaveText("buy oat milk");
+    await expect(page.getByText("No notes yet.")).toBeVisible();
+
+    await confirmation.getByTestId("agent-approve").click();
+    await expect(confirmation).toBeHidden();
+    await expect(page.getByTestId("agent-notes")).toContainText("buy oat milk");
+    await expect(activity.locator('[data-event="tool.completed"]').last()).toContainText("save_note: done");
+
+    await voice.hangUpButton.click();
+    await expect(voice.status).toHaveAttribute("data-status", "ended");
+    // The call's process ends; at most the one spare (signed-out, initialised) process remains.
+    await expect.poll(() => during.filter((pid) => bridgeProcesses().includes(pid)).length, { timeout: 15_000 }).toBeLessThanOrEqual(1);
+    await expect.poll(() => bridgeProcesses().filter((pid) => !before.has(pid)).length, { timeout: 15_000 }).toBeLessThanOrEqual(1);
+  });
+
+  test("a denied note is not saved", async ({ page, voice }) => {
+    await voice.open();
+    await page.getByTestId("voice-agent-mode").check();
+    await voice.startAndWaitForCall();
+    await mockPost("/codex/tool-calls", { calls: [{ name: "save_note", arguments: { text: "never keep this" } }] });
+    await mockPost("/codex/handoff", { transcript: "Save a note: never keep this." });
+    const confirmation = page.getByTestId("agent-confirmation");
+    await expect(confirmation.getByTestId("agent-review-text")).toHaveText("never keep this", { timeout: 20_000 });
+    await confirmation.getByTestId("agent-deny").click();
+    await expect(confirmation).toBeHidden();
+    await expect(page.getByTestId("agent-activity").locator('[data-event="tool.completed"]').last()).toContainText("denied");
+    await expect(page.getByText("No notes yet.")).toBeVisible();
+    await voice.hangUpButton.click();
+    await expect(voice.status).toHaveAttribute("data-status", "ended");
+  });
+});

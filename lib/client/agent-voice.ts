@@ -1,0 +1,112 @@
+/**
+ * Browser side of agent voice (`/realtime/app-server…`): exchange the WebRTC offer, follow the
+ * live session's NDJSON events (resuming with ?after= if the stream drops), confirm or deny a
+ * pending tool call, hang up, and list the account's notes.
+ */
+import { normalizeBasePath } from "./base-path";
+import { RealtimeError, realtimeErrorFromResponse } from "./realtime-error";
+
+export interface AgentEvent {
+  seq: number;
+  type: string;
+  at: number;
+  callId?: string;
+  tool?: string;
+  review?: Record<string, unknown>;
+  transcript?: string;
+  approved?: boolean;
+  message?: string;
+  reason?: string;
+  [field: string]: unknown;
+}
+
+export interface AgentNote {
+  id: string;
+  text: string;
+  createdAt: number;
+}
+
+const RESUME_ATTEMPTS = 5;
+
+export function agentVoiceClient(basePath?: string, fetchImpl: typeof fetch = (input, init) => globalThis.fetch(input, init)) {
+  const root = `${normalizeBasePath(basePath)}/realtime/app-server`;
+
+  return {
+    /** POST the offer; the answer SDP and the live session's id. */
+    async start(sdp: string, session: Record<string, unknown>, signal: AbortSignal): Promise<{ sessionId: string; sdp: string }> {
+      let response: Response;
+      try {
+        response = await fetchImpl(root, {
+          method: "POST",
+          credentials: "include",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ sdp, session }),
+          signal,
+        });
+      } catch (error) {
+        throw new RealtimeError({ code: "network_error", message: "The agent voice route could not be reached.", cause: error });
+      }
+      if (!response.ok) throw await realtimeErrorFromResponse(response);
+      return (await response.json()) as { sessionId: string; sdp: string };
+    },
+
+    /** Calls `onEvent` for every event until `session.closed` or the signal aborts. */
+    async follow(sessionId: string, onEvent: (event: AgentEvent) => void, signal: AbortSignal): Promise<void> {
+      let after = 0;
+      for (let attempt = 0; attempt < RESUME_ATTEMPTS && !signal.aborted; attempt += 1) {
+        let response: Response;
+        try {
+          response = await fetchImpl(`${root}/${encodeURIComponent(sessionId)}/events?after=${after}`, { credentials: "include", signal });
+        } catch {
+          continue;
+        }
+        if (!response.ok || !response.body) return;
+        const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+        let buffered = "";
+        try {
+          for (;;) {
+            const { done, value } = await reader.read();
+            if (done) break;
+            buffered += value;
+            let newline;
+            while ((newline = buffered.indexOf("\n")) >= 0) {
+              const event = JSON.parse(buffered.slice(0, newline)) as AgentEvent;
+              buffered = buffered.slice(newline + 1);
+              if (event.type === "keepalive") continue;
+              after = Math.max(after, event.seq);
+              onEvent(event);
+              if (event.type === "session.closed") return;
+            }
+          }
+        } catch {
+          // The stream broke: resume after the last event seen.
+        }
+      }
+    },
+
+    async confirm(sessionId: string, callId: string, approved: boolean): Promise<void> {
+      const response = await fetchImpl(`${root}/${encodeURIComponent(sessionId)}/confirm`, {
+        method: "POST",
+        credentials: "include",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ callId, confirmation: { approved } }),
+      });
+      if (!response.ok) throw await realtimeErrorFromResponse(response);
+    },
+
+    async close(sessionId: string): Promise<void> {
+      await fetchImpl(`${root}/${encodeURIComponent(sessionId)}`, { method: "DELETE", credentials: "include", keepalive: true }).catch(
+        () => undefined,
+      );
+    },
+
+    /** The account's notes; null when agent voice is off on this server (404). */
+    async notes(): Promise<AgentNote[] | null> {
+      const response = await fetchImpl(`${root}/notes`, { credentials: "include" }).catch(() => null);
+      if (!response || !response.ok) return null;
+      return ((await response.json()) as { notes: AgentNote[] }).notes;
+    },
+  };
+}
+
+export type AgentVoiceClient = ReturnType<typeof agentVoiceClient>;

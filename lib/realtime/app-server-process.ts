@@ -1,0 +1,158 @@
+/**
+ * One `codex app-server` child process: a private temporary home (CODEX_HOME inside it, mode
+ * 0700), an empty working folder, a minimal environment, JSON-RPC on stdio, and a close that
+ * always ends the whole process group and removes the folder.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createRpcConnection, METHOD_NOT_FOUND, RpcError, type RpcConnection, type RpcHandlers } from "./json-rpc";
+
+/** Grace periods of the close sequence (each step only if the previous one did not end it). */
+export const EXIT_AFTER_STDIN_END_MS = 2_000;
+export const EXIT_AFTER_SIGTERM_MS = 2_000;
+const STDERR_TAIL_CHARS = 2_000;
+
+export interface AppServerProcess {
+  pid: number;
+  /** The private temporary folder (HOME); CODEX_HOME and the working folder are inside it. */
+  homeDir: string;
+  codexHome: string;
+  workDir: string;
+  rpc: RpcConnection;
+  /** Where notifications and server requests go; replaceable (a warm process gets its owner later). */
+  setHandlers(handlers: RpcHandlers): void;
+  /** Resolves when the process has exited (for whatever reason). */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  hasExited(): boolean;
+  /** The last stderr output, for a start-failure message (never logged whole). */
+  stderrTail(): string;
+  /** End stdin, wait, SIGTERM, wait, SIGKILL (the whole process group); then remove the folder. */
+  close(): Promise<void>;
+}
+
+const ignoreAll: RpcHandlers = {
+  onNotification: () => undefined,
+  onRequest: async (method) => {
+    throw new RpcError(METHOD_NOT_FOUND, `${method} is not supported by this client`);
+  },
+};
+
+/**
+ * The child's whole environment. Nothing of the app's own (LWC_SECRET, store credentials, tokens)
+ * is passed: only what a program needs to run.
+ */
+export function minimalEnvironment(homeDir: string, codexHome: string, parent = process.env): Record<string, string> {
+  const env: Record<string, string> = { HOME: homeDir, CODEX_HOME: codexHome, PATH: parent.PATH ?? "/usr/bin:/bin" };
+  if (parent.LANG) env.LANG = parent.LANG;
+  return env;
+}
+
+function waitForExit(exited: Promise<unknown>, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    exited.then(() => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}
+
+/** Sends a signal to the child's process group (the codex launcher and the native binary it starts). */
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // ESRCH: the group is already gone.
+  }
+}
+
+export async function spawnAppServer(options: { command: string; configToml?: string }): Promise<AppServerProcess> {
+  const homeDir = await mkdtemp(join(tmpdir(), "lwc-codex-"));
+  const codexHome = join(homeDir, "codex-home");
+  const workDir = join(homeDir, "work");
+  try {
+    await mkdir(codexHome, { mode: 0o700 });
+    await mkdir(workDir, { mode: 0o700 });
+    if (options.configToml) await writeFile(join(codexHome, "config.toml"), options.configToml, { mode: 0o600 });
+  } catch (error) {
+    await rm(homeDir, { recursive: true, force: true });
+    throw error;
+  }
+
+  // detached: its own process group, so a close reaches the native binary the launcher starts.
+  // The pipes still tie it to us: if this server dies, stdin closes and app-server exits.
+  const child = spawn(options.command, ["app-server"], {
+    cwd: workDir,
+    env: minimalEnvironment(homeDir, codexHome) as NodeJS.ProcessEnv,
+    stdio: ["pipe", "pipe", "pipe"],
+    detached: true,
+  });
+  let exitedFlag = false;
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once("exit", (code, signal) => {
+      exitedFlag = true;
+      resolve({ code, signal });
+    });
+    child.once("error", () => {
+      exitedFlag = true;
+      resolve({ code: null, signal: null });
+    });
+  });
+  let stderr = "";
+  child.stderr!.setEncoding("utf8");
+  child.stderr!.on("data", (chunk: string) => {
+    stderr = (stderr + chunk).slice(-STDERR_TAIL_CHARS);
+  });
+
+  let handlers = ignoreAll;
+  const rpc = createRpcConnection(child.stdout!, child.stdin!, {
+    onNotification: (method, params) => handlers.onNotification(method, params),
+    onRequest: (method, params) => handlers.onRequest(method, params),
+  });
+  void exited.then(() => rpc.close("the app-server process exited"));
+
+  let closing: Promise<void> | undefined;
+  async function closeOnce(): Promise<void> {
+    if (!exitedFlag) {
+      child.stdin!.end();
+      if (!(await waitForExit(exited, EXIT_AFTER_STDIN_END_MS))) {
+        signalGroup(child, "SIGTERM");
+        if (!(await waitForExit(exited, EXIT_AFTER_SIGTERM_MS))) {
+          signalGroup(child, "SIGKILL");
+          await exited;
+        }
+      }
+    }
+    // The launcher may be gone while something it started lingers: end the rest of the group too.
+    signalGroup(child, "SIGKILL");
+    rpc.close("closed");
+    await rm(homeDir, { recursive: true, force: true });
+  }
+
+  if (child.pid === undefined) {
+    await exited;
+    await rm(homeDir, { recursive: true, force: true });
+    throw new Error(`could not start the codex executable (${stderr.trim().slice(0, 200) || "spawn failed"})`);
+  }
+
+  return {
+    pid: child.pid,
+    homeDir,
+    codexHome,
+    workDir,
+    rpc,
+    setHandlers(next) {
+      handlers = next;
+    },
+    exited,
+    hasExited: () => exitedFlag,
+    stderrTail: () => stderr,
+    close() {
+      closing ??= closeOnce();
+      return closing;
+    },
+  };
+}

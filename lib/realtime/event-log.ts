@@ -1,0 +1,76 @@
+/**
+ * The events of one live session, numbered by `seq` (1, 2, 3, …). The last `capacity` events are
+ * kept (the oldest is dropped first), so a subscriber that comes late, or reconnects with
+ * `?after=<seq>`, gets what it missed as long as it is still kept.
+ */
+export type LiveEventType =
+  | "session.started"
+  | "session.closed"
+  | "handoff"
+  | "tool.running"
+  | "tool.completed"
+  | "tool.pending_confirmation"
+  | "tool.failed"
+  | "error"
+  | "keepalive";
+
+export interface LiveEvent {
+  seq: number;
+  type: LiveEventType;
+  /** Epoch ms. */
+  at: number;
+  [field: string]: unknown;
+}
+
+export type EventListener = (event: LiveEvent) => void;
+
+export interface EventLog {
+  push(type: Exclude<LiveEventType, "keepalive">, fields?: Record<string, unknown>): LiveEvent;
+  /** Replays kept events with seq > after, then calls `listener` for each new one. Returns unsubscribe. */
+  subscribe(after: number, listener: EventListener): () => void;
+  lastSeq(): number;
+  /** No further events: subscribers are told via `onEnd` and no new one is kept. */
+  end(): void;
+  isEnded(): boolean;
+  onEnd(callback: () => void): () => void;
+}
+
+export function createEventLog(capacity: number, now: () => number): EventLog {
+  const kept: LiveEvent[] = [];
+  const listeners = new Set<EventListener>();
+  const endCallbacks = new Set<() => void>();
+  let seq = 0;
+  let ended = false;
+
+  return {
+    push(type, fields = {}) {
+      const event: LiveEvent = { ...fields, seq: ++seq, type, at: now() };
+      if (ended) return event;
+      kept.push(event);
+      if (kept.length > capacity) kept.shift();
+      for (const listener of listeners) listener(event);
+      return event;
+    },
+    subscribe(after, listener) {
+      for (const event of kept) if (event.seq > after) listener(event);
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    lastSeq: () => seq,
+    end() {
+      if (ended) return;
+      ended = true;
+      for (const callback of endCallbacks) callback();
+      endCallbacks.clear();
+    },
+    isEnded: () => ended,
+    onEnd(callback) {
+      if (ended) {
+        callback();
+        return () => undefined;
+      }
+      endCallbacks.add(callback);
+      return () => endCallbacks.delete(callback);
+    },
+  };
+}

@@ -1,0 +1,124 @@
+/**
+ * Newline-delimited JSON-RPC as `codex app-server` speaks it on stdio: one JSON object per line,
+ * no "jsonrpc" field. Our requests use our own ids; the server's requests use its own counter.
+ */
+import { createInterface } from "node:readline";
+import type { Readable, Writable } from "node:stream";
+
+export interface RpcErrorBody {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+/** An error answer (from the server to our request, or ours to a server request). */
+export class RpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = "RpcError";
+  }
+}
+
+export const METHOD_NOT_FOUND = -32601;
+export const INTERNAL_ERROR = -32603;
+
+export interface RpcHandlers {
+  onNotification(method: string, params: unknown): void;
+  /** Answers one server→client request: the result, or throw an RpcError. */
+  onRequest(method: string, params: unknown): Promise<unknown>;
+}
+
+interface Waiting {
+  resolve(result: unknown): void;
+  reject(error: Error): void;
+  timer: NodeJS.Timeout;
+}
+
+export interface RpcConnection {
+  request(method: string, params: unknown, timeoutMs: number): Promise<unknown>;
+  notify(method: string, params?: unknown): void;
+  /** Fails every open request (the process is gone). */
+  close(reason: string): void;
+}
+
+export function createRpcConnection(input: Readable, output: Writable, handlers: RpcHandlers): RpcConnection {
+  const waiting = new Map<number, Waiting>();
+  let nextId = 1;
+  let closed = false;
+  // A write after the process died raises EPIPE on the stream: the exit handler reports that.
+  output.on("error", () => undefined);
+
+  function send(message: Record<string, unknown>): void {
+    if (closed || output.destroyed || output.writableEnded) return;
+    output.write(`${JSON.stringify(message)}\n`);
+  }
+
+  function answer(id: unknown, method: string, params: unknown): void {
+    handlers.onRequest(method, params).then(
+      (result) => send({ id, result }),
+      (error: unknown) => {
+        const body: RpcErrorBody =
+          error instanceof RpcError
+            ? { code: error.code, message: error.message }
+            : { code: INTERNAL_ERROR, message: "The client could not handle this request." };
+        send({ id, error: body });
+      },
+    );
+  }
+
+  function settle(id: number, message: { result?: unknown; error?: RpcErrorBody }): void {
+    const entry = waiting.get(id);
+    if (!entry) return;
+    waiting.delete(id);
+    clearTimeout(entry.timer);
+    if (message.error) entry.reject(new RpcError(message.error.code ?? INTERNAL_ERROR, String(message.error.message ?? "error")));
+    else entry.resolve(message.result);
+  }
+
+  const lines = createInterface({ input, crlfDelay: Infinity });
+  lines.on("line", (line) => {
+    if (line.trim() === "") return;
+    let message: Record<string, unknown>;
+    try {
+      message = JSON.parse(line) as Record<string, unknown>;
+    } catch {
+      return; // Not protocol: ignored (logs go to stderr, but be lenient).
+    }
+    if (typeof message !== "object" || message === null) return;
+    const { id, method } = message;
+    if (typeof method === "string" && id !== undefined) answer(id, method, message.params);
+    else if (typeof method === "string") handlers.onNotification(method, message.params);
+    else if (typeof id === "number") settle(id, message as { result?: unknown; error?: RpcErrorBody });
+  });
+
+  return {
+    request(method, params, timeoutMs) {
+      if (closed) return Promise.reject(new RpcError(INTERNAL_ERROR, "connection closed"));
+      const id = nextId++;
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
+          waiting.delete(id);
+          reject(new RpcError(INTERNAL_ERROR, `${method} timed out`));
+        }, timeoutMs);
+        waiting.set(id, { resolve, reject, timer });
+        send({ method, id, params });
+      });
+    },
+    notify(method, params) {
+      send(params === undefined ? { method } : { method, params });
+    },
+    close(reason) {
+      if (closed) return;
+      closed = true;
+      lines.close();
+      for (const [id, entry] of waiting) {
+        clearTimeout(entry.timer);
+        entry.reject(new RpcError(INTERNAL_ERROR, reason));
+        waiting.delete(id);
+      }
+    },
+  };
+}

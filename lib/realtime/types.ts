@@ -1,0 +1,100 @@
+/**
+ * Public types of the agent-voice (app-server) feature. Types only: lib/server imports them
+ * without pulling in anything Node-specific.
+ */
+import type { KeyValueStore } from "@/lib/stores/types";
+
+/** The signed-in account a tool runs for. */
+export interface ToolAccount {
+  accountId: string;
+  email: string;
+  plan: string;
+}
+
+export interface ToolContext {
+  account: ToolAccount;
+  /** The handler's session store (memory or Upstash): where a tool keeps the account's data. */
+  store: KeyValueStore;
+  now: () => number;
+}
+
+/** What a tool hands back to Codex: text, or a JSON value (sent as its JSON text). */
+export type ToolOutput = string | Record<string, unknown> | unknown[];
+
+/**
+ * One tool the live session may call (a Codex "dynamic tool"). Only tools in
+ * `realtime.appServer.tools` are ever shown to the agent.
+ */
+export interface RealtimeTool {
+  /** `[a-zA-Z0-9_-]{1,64}`. */
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments, shown to the model. */
+  inputSchema: Record<string, unknown>;
+  /** When true the call waits for POST …/confirm; `run` happens only through `confirmTool`. */
+  needsConfirmation?: boolean;
+  /**
+   * The safe review payload of a call waiting for confirmation: what the person is shown. Never put
+   * credentials or anything private to the server in it. Throw to refuse malformed arguments.
+   */
+  review?(args: unknown): Record<string, unknown>;
+  /** Does the work. Throw to fail the call (the agent is told only that it failed). */
+  run(args: unknown, ctx: ToolContext): Promise<ToolOutput>;
+}
+
+/** A tool call waiting for the person's decision, as the server keeps it. */
+export interface PendingToolCall {
+  callId: string;
+  tool: string;
+  arguments: unknown;
+  review: Record<string, unknown>;
+  /** Who started the live session: the login (cookie session) and its account. */
+  owner: { loginId: string; accountId: string };
+  createdAt: number;
+}
+
+export interface ConfirmToolInput {
+  callId: string;
+  /** The request's `confirmation` object (here always `{approved: true}`: a denial never calls the handler). */
+  confirmation: { approved: boolean };
+  /** The account that sent the confirm request. */
+  account: ToolAccount & { loginId: string };
+  /** Re-reads the pending call from the server's own records (never from the request). Null once it is gone. */
+  readPendingCall(): PendingToolCall | null;
+  store: KeyValueStore;
+  now: () => number;
+}
+
+/**
+ * Performs a confirmed tool action: re-read the pending call, check that it belongs to the account
+ * confirming it, do the work, return what Codex should be told. Throw to fail (the call stays
+ * pending so the person can retry).
+ */
+export type ConfirmTool = (input: ConfirmToolInput) => Promise<ToolOutput>;
+
+export interface AppServerOptions {
+  /** The codex executable (`LWC_CODEX_COMMAND`); it is run as `<command> app-server`. */
+  command: string;
+  /** The only tools the agent gets. Default none. */
+  tools?: RealtimeTool[];
+  /** Text of `config.toml` written into each process's private CODEX_HOME. Default none. */
+  configToml?: string;
+  /** Spawn → answer SDP must finish within this. Default 20 000 ms. */
+  startTimeoutMs?: number;
+  /** A live session with no event and no request for this long is closed. Default 600 000 ms (10 min). */
+  idleTimeoutMs?: number;
+  /** A live session is closed this long after its start, whatever happens. Default 3 600 000 ms (1 h). */
+  maxDurationMs?: number;
+  /** Spacing of `keepalive` lines on an event stream. Default 15 000 ms. */
+  keepaliveIntervalMs?: number;
+  /** Events kept per live session for late subscribers and `?after=` resumes. Default 256. */
+  eventBufferSize?: number;
+  /** Keep one initialised (not signed-in) process ready after the first start. Default true. */
+  keepWarmProcess?: boolean;
+  /** Largest accepted start or confirm body. Default 65 536 bytes. */
+  maxRequestBytes?: number;
+  /** How often a live session checks its login is still signed in. Default 30 000 ms. */
+  loginCheckIntervalMs?: number;
+  /** Developer instructions for the agent's thread. Default: a short built-in text. */
+  instructions?: string;
+}

@@ -1,0 +1,223 @@
+/**
+ * The agent-voice routes (`/realtime/app-server…`). They exist only when `realtime.appServer` is
+ * configured. The bridge (child processes) is Node-only and loaded on first use, so this file and
+ * the rest of the handler stay free of Node-specific imports.
+ */
+import { isRefreshTokenInvalid } from "@/lib/upstream/errors";
+import type { LiveSessions } from "@/lib/realtime/live-sessions";
+import type { LiveSession } from "@/lib/realtime/live-session";
+import type { AppServerOptions } from "@/lib/realtime/types";
+import { fetchAccountModelSlugs, type AccountModelsCache } from "../account-models";
+import { readBodyWithLimit } from "../body-limit";
+import type { ServerContext } from "../context";
+import { errorResponse, jsonResponse, NO_STORE } from "../json";
+import { LOG_PREFIX } from "../logger";
+import type { RouteHandler } from "../router";
+import { isAuthenticated, type AuthenticatedRecord, type LoadedSession } from "../session-record";
+import type { SessionManager } from "../session-manager";
+import { NOT_AUTHENTICATED_MESSAGE } from "./models";
+import { parseConfirmBody, parseStartBody } from "./realtime-app-server-body";
+
+export const DEFAULT_APP_SERVER_MAX_REQUEST_BYTES = 64 * 1024;
+
+const notAuthenticated = () => errorResponse(401, "not_authenticated", { message: NOT_AUTHENTICATED_MESSAGE });
+const sessionNotFound = () => errorResponse(404, "realtime_session_not_found");
+
+export function createAppServerRoutes(
+  ctx: ServerContext,
+  manager: SessionManager,
+  modelsCache: AccountModelsCache,
+  appServer: AppServerOptions,
+) {
+  const { options } = ctx;
+  const maxRequestBytes = appServer.maxRequestBytes ?? DEFAULT_APP_SERVER_MAX_REQUEST_BYTES;
+  let liveSessions: Promise<LiveSessions> | undefined;
+
+  /** The bridge, imported and built on first use (Node only). */
+  function bridge(): Promise<LiveSessions> {
+    liveSessions ??= import("@/lib/realtime/live-sessions").then(({ createLiveSessions }) =>
+      createLiveSessions(appServer, { store: options.store, logger: options.logger, now: options.now }),
+    );
+    return liveSessions;
+  }
+
+  async function readJson(request: Request): Promise<{ ok: true; value: unknown } | { ok: false; response: Response }> {
+    const body = await readBodyWithLimit(request, maxRequestBytes);
+    if (!body.ok && body.reason === "too_large") {
+      return { ok: false, response: errorResponse(413, "realtime_request_too_large", { maxRequestBytes }) };
+    }
+    if (!body.ok) return { ok: false, response: errorResponse(400, "invalid_realtime_request", { message: "The body could not be read." }) };
+    try {
+      return { ok: true, value: JSON.parse(new TextDecoder().decode(body.bytes)) };
+    } catch {
+      return { ok: true, value: undefined };
+    }
+  }
+
+  async function isModelAllowed(session: LoadedSession<AuthenticatedRecord>, model: string): Promise<boolean> {
+    if (options.allowedModels) return options.allowedModels.has(model);
+    const slugs = await modelsCache.get(session.record.account.accountId, () => fetchAccountModelSlugs(ctx, manager, session));
+    return slugs.includes(model);
+  }
+
+  /** The signed-in session's live session `id`, or null (unknown, closed long ago, or another login's). */
+  async function findLive(
+    request: Request,
+    id: string | undefined,
+  ): Promise<{ response: Response } | { session: LoadedSession<AuthenticatedRecord>; live: LiveSession }> {
+    const session = await manager.read(request);
+    if (!isAuthenticated(session)) return { response: notAuthenticated() };
+    const live = liveSessions && id ? (await liveSessions).get(id, session.record.loginId) : null;
+    if (!live) return { response: sessionNotFound() };
+    return { session, live };
+  }
+
+  const start: RouteHandler = async (request) => {
+    const session = await manager.read(request);
+    if (!isAuthenticated(session)) return notAuthenticated();
+    const json = await readJson(request);
+    if (!json.ok) return json.response;
+    const parsed = parseStartBody(json.value);
+    if (!parsed.ok) return errorResponse(400, "invalid_realtime_request", { message: parsed.message });
+    const { sdp, voice, model } = parsed.value;
+
+    let record: AuthenticatedRecord;
+    try {
+      if (model !== undefined && !(await isModelAllowed(session, model))) {
+        return errorResponse(403, "realtime_model_not_allowed", { model });
+      }
+      record = await manager.freshTokens(session);
+    } catch (error) {
+      if (isRefreshTokenInvalid(error)) return notAuthenticated();
+      return errorResponse(502, "realtime_app_server_start_failed", {
+        message: "Could not check the account with the provider. Try again shortly.",
+      });
+    }
+
+    const sessionId = session.id;
+    let current = record;
+    const owner = {
+      loginId: record.loginId,
+      account: { accountId: record.account.accountId, email: record.account.email, plan: record.account.plan },
+      async forceRefresh() {
+        const latest = await ctx.sessions.load(sessionId);
+        if (latest?.state === "authenticated") current = latest;
+        current = await manager.forceRefresh({ id: sessionId, record: current });
+        return { accessToken: current.tokens.accessToken, accountId: current.account.accountId, plan: current.account.plan };
+      },
+      async isSignedIn() {
+        return (await ctx.sessions.load(sessionId))?.state === "authenticated";
+      },
+    };
+    const tokens = { accessToken: record.tokens.accessToken, accountId: record.account.accountId, plan: record.account.plan };
+    try {
+      const live = await (await bridge()).start(owner, tokens, { sdp, ...(voice ? { voice } : {}), ...(model ? { model } : {}) });
+      if (request.signal.aborted) {
+        // Nobody will use this call: do not leave its process running until the idle limit.
+        await live.close("closed_by_client");
+        return new Response(null, { status: 499 });
+      }
+      return jsonResponse({ sessionId: live.id, sdp: live.answerSdp }, { status: 201 });
+    } catch (error) {
+      const message = error instanceof Error ? error.message : "unknown error";
+      options.logger.warn(`${LOG_PREFIX} realtime app-server start failed: ${message.slice(0, 200)}`);
+      return errorResponse(502, "realtime_app_server_start_failed", { message });
+    }
+  };
+
+  const events: RouteHandler = async (request, params) => {
+    const found = await findLive(request, params.id);
+    if ("response" in found) return found.response;
+    const afterText = new URL(request.url).searchParams.get("after") ?? "0";
+    if (!/^\d{1,15}$/.test(afterText)) {
+      return errorResponse(400, "invalid_realtime_request", { message: "`after` must be a non-negative integer (an event's seq)." });
+    }
+    const { live } = found;
+    live.touch();
+    const encoder = new TextEncoder();
+    const keepaliveMs = (await bridge()).keepaliveIntervalMs;
+    let cleanup = () => undefined as void;
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        const send = (event: object) => controller.enqueue(encoder.encode(`${JSON.stringify(event)}\n`));
+        const unsubscribe = live.events.subscribe(Number(afterText), send);
+        const keepalive = setInterval(
+          () => send({ seq: live.events.lastSeq(), type: "keepalive", at: options.now() }),
+          keepaliveMs,
+        );
+        let done = false;
+        cleanup = () => {
+          if (done) return;
+          done = true;
+          clearInterval(keepalive);
+          unsubscribe();
+          stopOnEnd();
+          request.signal.removeEventListener("abort", cleanup);
+        };
+        const stopOnEnd = live.events.onEnd(() => {
+          cleanup();
+          controller.close();
+        });
+        request.signal.addEventListener("abort", cleanup);
+      },
+      cancel() {
+        cleanup();
+      },
+    });
+    return new Response(stream, {
+      status: 200,
+      headers: {
+        "content-type": "application/x-ndjson; charset=utf-8",
+        "cache-control": NO_STORE,
+        "x-accel-buffering": "no",
+      },
+    });
+  };
+
+  const confirm: RouteHandler = async (request, params) => {
+    const found = await findLive(request, params.id);
+    if ("response" in found) return found.response;
+    const confirmTool = options.confirmTool;
+    if (!confirmTool) return errorResponse(501, "realtime_confirmation_not_configured");
+    const json = await readJson(request);
+    if (!json.ok) return json.response;
+    const parsed = parseConfirmBody(json.value);
+    if (!parsed.ok) return errorResponse(400, "invalid_realtime_confirmation", { message: parsed.message });
+    const { session, live } = found;
+    const account = { ...session.record.account, loginId: session.record.loginId };
+    const outcome = await live.confirm(parsed.value.callId, parsed.value.confirmation.approved, confirmTool, account);
+    if (outcome.kind === "not_pending") {
+      return errorResponse(409, "realtime_confirmation_failed", { message: "This call is not waiting for a confirmation." });
+    }
+    if (outcome.kind === "handler_failed") return errorResponse(500, "realtime_confirmation_failed", { message: outcome.message });
+    return jsonResponse({ callId: parsed.value.callId, approved: outcome.approved });
+  };
+
+  const close: RouteHandler = async (request, params) => {
+    const found = await findLive(request, params.id);
+    if ("response" in found) return found.response;
+    await found.live.close("closed_by_client");
+    return jsonResponse({ sessionId: found.live.id, status: "closed" });
+  };
+
+  const notes: RouteHandler = async (request) => {
+    const session = await manager.read(request);
+    if (!isAuthenticated(session)) return notAuthenticated();
+    const { listNotes } = await import("@/lib/realtime/tools/notes");
+    return jsonResponse({ notes: await listNotes(options.store, session.record.account.accountId) });
+  };
+
+  return {
+    routes: [
+      { pattern: "/realtime/app-server", methods: { POST: start } },
+      { pattern: "/realtime/app-server/notes", methods: { GET: notes } },
+      { pattern: "/realtime/app-server/:id", methods: { DELETE: close } },
+      { pattern: "/realtime/app-server/:id/events", methods: { GET: events } },
+      { pattern: "/realtime/app-server/:id/confirm", methods: { POST: confirm } },
+    ],
+    /** Logout: ends the login's live session (no-op when the bridge was never used). */
+    async closeForLogin(loginId: string): Promise<void> {
+      if (liveSessions) await (await liveSessions).closeForLogin(loginId, "logged_out");
+    },
+  };
+}

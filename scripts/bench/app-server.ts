@@ -1,0 +1,136 @@
+/**
+ * Agent voice start time and memory: POST /realtime/app-server → 201 (spawn → answer SDP) through
+ * the real handler over HTTP, against the mock provider, with and without the warm spare process;
+ * and the resident memory of one live session's process tree. Prints numbers, asserts nothing.
+ */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { performance } from "node:perf_hooks";
+import { createProviderHandler } from "../../lib/server/handler";
+import { referenceConfirmTool, referenceTools } from "../../lib/realtime/tools";
+import type { AppServerOptions } from "../../lib/realtime/types";
+import { startMockUpstream, type MockUpstream } from "../../mock-upstream/server";
+import { createFakeAppServer } from "../../test-support/fake-app-server/control";
+import { serveHandler } from "../../test-support/serve-handler";
+import { treeRssBytes } from "./process-memory";
+import { median } from "./stats";
+
+const API = "/api/provider";
+const OFFER = "v=0\r\no=- 1 2 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\n";
+const SECRET = "benchmark-secret-0123456789abcdefghijklmnop";
+
+/** Our own child processes (each live session's process group leader). */
+function childPids(): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === process.pid) pids.push(Number(entry));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return pids;
+}
+
+async function signIn(appUrl: string, mock: MockUpstream, n: number): Promise<string> {
+  const login = await fetch(`${appUrl}${API}/login`, { method: "POST" });
+  let cookie = (login.headers.getSetCookie()[0] ?? "").split(";")[0]!;
+  const { userCode } = (await login.json()) as { userCode: string };
+  mock.approve(userCode, { accountId: `acct_bench_${n}`, email: `bench${n}@example.com` });
+  const status = await fetch(`${appUrl}${API}/status`, { headers: { cookie } });
+  cookie = status.headers.getSetCookie()[0]?.split(";")[0] ?? cookie;
+  if (((await status.json()) as { status: string }).status !== "authenticated") throw new Error("sign-in failed");
+  return cookie;
+}
+
+async function startLive(appUrl: string, cookie: string): Promise<{ ms: number; sessionId: string }> {
+  const begin = performance.now();
+  const reply = await fetch(`${appUrl}${API}/realtime/app-server`, {
+    method: "POST",
+    headers: { cookie, "content-type": "application/json" },
+    body: JSON.stringify({ sdp: OFFER, session: { voice: "cove" } }),
+  });
+  const body = (await reply.json()) as { sessionId?: string; message?: string };
+  if (reply.status !== 201) throw new Error(`start answered ${reply.status}: ${body.message ?? ""}`);
+  return { ms: performance.now() - begin, sessionId: body.sessionId! };
+}
+
+const hangUp = (appUrl: string, cookie: string, id: string) =>
+  fetch(`${appUrl}${API}/realtime/app-server/${id}`, { method: "DELETE", headers: { cookie } }).then((r) => r.arrayBuffer());
+
+async function measure(label: string, appServer: AppServerOptions, runs: number): Promise<[string, string, string, string]> {
+  const mock = await startMockUpstream();
+  const provider = createProviderHandler({
+    secrets: [SECRET],
+    upstream: { issuer: mock.issuer, codexBaseUrl: mock.codexBaseUrl },
+    realtime: { appServer: { tools: referenceTools, ...appServer } },
+    confirmTool: referenceConfirmTool,
+    logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
+  });
+  const served = await serveHandler(provider.handler);
+  try {
+    const cookies = [await signIn(served.url, mock, 0), await signIn(served.url, mock, 1), await signIn(served.url, mock, 2)];
+    const times: number[] = [];
+    for (let i = 0; i < runs + 1; i += 1) {
+      const { ms, sessionId } = await startLive(served.url, cookies[0]!);
+      if (i > 0) times.push(ms); // The first start is cold (and makes the spare when warm).
+      await hangUp(served.url, cookies[0]!, sessionId);
+      // Let the spare (if any) finish initialising, as it would between two people's calls.
+      await new Promise((resolve) => setTimeout(resolve, appServer.keepWarmProcess ? 1500 : 50));
+    }
+    let memory = "—";
+    if (!appServer.keepWarmProcess) {
+      const ids = [];
+      for (const cookie of cookies) ids.push((await startLive(served.url, cookie)).sessionId);
+      const total = childPids().reduce((sum, pid) => sum + treeRssBytes(pid), 0);
+      memory = `${(total / cookies.length / 1e6).toFixed(0)} MB`;
+      for (const [n, id] of ids.entries()) await hangUp(served.url, cookies[n]!, id);
+    }
+    return [label, median(times).toFixed(0), `${Math.min(...times).toFixed(0)}–${Math.max(...times).toFixed(0)}`, memory];
+  } finally {
+    await served.close();
+    await mock.close();
+  }
+}
+
+/** Rows for the agent-voice table; the real executable only when installed and the mock can serve it. */
+export async function benchAppServer(runs = Number(process.env.BENCH_APP_SERVER_RUNS ?? 10)) {
+  const rows: [string, string, string, string][] = [["Agent voice start (spawn → answer SDP)", "Median ms", "Range ms", "Memory per live session"]];
+  const fake = await createFakeAppServer();
+  try {
+    rows.push(await measure("fake app-server, cold process", { command: fake.command, keepWarmProcess: false }, runs));
+    rows.push(await measure("fake app-server, warm spare", { command: fake.command, keepWarmProcess: true }, runs));
+  } finally {
+    await fake.remove();
+  }
+  const real = process.env.LWC_CODEX_COMMAND ?? `${process.env.HOME}/.cache/login-with-chatgpt/codex-0.169.0/node_modules/.bin/codex`;
+  if (!existsSync(real)) {
+    rows.push(["codex 0.169.0", "not installed", "bash scripts/ensure-codex.sh", "—"]);
+    return rows;
+  }
+  const config = await realConfig();
+  if (config === null) {
+    // Never run the real executable without the config that keeps it on the mock: it would try the internet.
+    rows.push(["codex 0.169.0", "skipped", "no offline config module", "—"]);
+    return rows;
+  }
+  for (const keepWarmProcess of [false, true]) {
+    const label = `codex 0.169.0, ${keepWarmProcess ? "warm spare" : "cold process"}`;
+    try {
+      rows.push(await measure(label, { command: real, keepWarmProcess, ...config }, runs));
+    } catch (error) {
+      rows.push([label, "failed", error instanceof Error ? error.message.slice(0, 80) : "error", "—"]);
+    }
+  }
+  return rows;
+}
+
+/**
+ * Extra options for the real executable. None: the handler writes the default config.toml
+ * (lib/realtime/codex-config.ts), which, the mock being local, keeps codex on the mock's URLs.
+ * Returning null skips the real rows.
+ */
+async function realConfig(): Promise<Partial<AppServerOptions> | null> {
+  return {};
+}

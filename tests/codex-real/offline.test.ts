@@ -1,0 +1,255 @@
+/**
+ * The real `codex app-server` (pinned 0.169.0) against the mock, fully offline: login with a mock
+ * token, a thread with our two tools, a realtime start answered by the mock, the sideband, a
+ * handoff that calls both tools and hands the result back to the voice session, and the lockdown.
+ * A proxy sink catches any attempt to reach another host; NO_PROXY lets 127.0.0.1 through.
+ */
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { codexConfigToml, REAL_CODEX_BASE_URL, REAL_ISSUER_URL } from "@/lib/realtime/codex-config";
+import { SIDEBAND_IN, SIDEBAND_PATH } from "@/mock-upstream/codex";
+import { startMockUpstream, type MockUpstream, type RecordedRequest } from "@/mock-upstream/server";
+import { signInThroughMock, type MockTokenSet } from "@/mock-upstream/sign-in";
+import { AppServerDriver, declineEverything, type RpcMessage } from "./app-server-driver";
+import { codexExecutable, processGroupExists } from "./codex-binary";
+import { loopbackOffer, type LoopbackOffer } from "./loopback-offer";
+import { startProxySink, type ProxySink } from "./proxy-sink";
+
+const TOOLS = [
+  { type: "function", name: "get_current_time", description: "The server's current time.", inputSchema: { type: "object", properties: {} } },
+  {
+    type: "function",
+    name: "save_note",
+    description: "Save a note for the person (asks them first).",
+    inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+  },
+];
+
+let codexPath: string;
+let mock: MockUpstream;
+let sink: ProxySink;
+let tokens: MockTokenSet;
+const drivers: AppServerDriver[] = [];
+const offers: LoopbackOffer[] = [];
+
+beforeAll(async () => {
+  codexPath = codexExecutable();
+  mock = await startMockUpstream({ streamChunkDelayMs: 0 });
+  sink = await startProxySink();
+  tokens = await signInThroughMock(mock);
+}, 120_000);
+afterAll(async () => {
+  await sink?.close();
+  await mock?.close();
+});
+beforeEach(() => mock.reset());
+afterEach(async () => {
+  for (const offer of offers.splice(0)) await offer.close();
+  for (const driver of drivers.splice(0)) {
+    await driver.close();
+    // No orphan: neither the launcher nor the native binary it started (same process group).
+    await waitUntil(() => !processGroupExists(driver.pid));
+  }
+  // Nothing tried to leave 127.0.0.1.
+  expect(sink.attempts).toEqual([]);
+});
+
+function newDriver(
+  onServerRequest?: (m: RpcMessage) => unknown,
+  urls = { codexBaseUrl: mock.codexBaseUrl, issuerUrl: mock.issuer },
+  prefix?: string[],
+): AppServerDriver {
+  const configToml = codexConfigToml({ ...urls, model: "gpt-5.5" });
+  const driver = new AppServerDriver({ codexPath, configToml, env: sink.env, onServerRequest, prefix });
+  drivers.push(driver);
+  return driver;
+}
+
+async function startThread(driver: AppServerDriver): Promise<string> {
+  await driver.initialize();
+  await driver.call("account/login/start", { type: "chatgptAuthTokens", accessToken: tokens.access_token, chatgptAccountId: "acct_demo", chatgptPlanType: "plus" });
+  const login = await driver.waitForNotification("account/login/completed");
+  expect(login.params).toMatchObject({ success: true, error: null });
+  const started = await driver.call("thread/start", {
+    ephemeral: true,
+    approvalPolicy: "on-request",
+    sandbox: "read-only",
+    cwd: driver.workDir,
+    dynamicTools: TOOLS,
+  });
+  return (started.thread as { id: string }).id;
+}
+
+/** thread/realtime/start with a real loopback offer; resolves with the offer and codex's sdp notification. */
+async function startRealtime(driver: AppServerDriver, threadId: string): Promise<{ offer: string; answer: RpcMessage }> {
+  const offer = await loopbackOffer();
+  offers.push(offer);
+  expect(await driver.call("thread/realtime/start", { threadId, outputModality: "audio", transport: { type: "webrtc", sdp: offer.sdp } })).toEqual({});
+  return { offer: offer.sdp, answer: await driver.waitForNotification("thread/realtime/sdp") };
+}
+
+const sidebandFrame = (type: string) => (r: RecordedRequest) =>
+  r.method === SIDEBAND_IN && r.path === SIDEBAND_PATH && (r.body as { type?: string } | undefined)?.type === type;
+
+/** Polls a condition the OS gives no event for (a process group's last member going away). */
+async function waitUntil(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error("condition still false");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .map((name) => join(dir, name))
+    .filter((path) => statSync(path).isFile());
+}
+
+describe("codex app-server 0.169.0 against the mock, offline", () => {
+  it("(the proxy sink works) without the offline keys, codex tries to reach chatgpt.com and the sink catches it", async () => {
+    const driver = newDriver(undefined, { codexBaseUrl: REAL_CODEX_BASE_URL, issuerUrl: REAL_ISSUER_URL });
+    await driver.initialize();
+    await driver.call("account/login/start", { type: "chatgptAuthTokens", accessToken: tokens.access_token, chatgptAccountId: "acct_demo", chatgptPlanType: "plus" });
+    expect(await sink.nextAttempt()).toMatch(/^CONNECT [a-z.]+\.(com|org):443$/);
+    expect(sink.attempts.some((attempt) => attempt.startsWith("CONNECT chatgpt.com:443"))).toBe(true);
+    sink.attempts.length = 0;
+    await driver.close();
+    sink.attempts.length = 0;
+  });
+
+  it("logs in with a mock token, starts a thread and a realtime session: answer SDP, sideband session.update", async () => {
+    const driver = newDriver();
+    const threadId = await startThread(driver);
+    const { offer, answer } = await startRealtime(driver, threadId);
+    expect(answer.params).toEqual({ threadId, sdp: expect.stringMatching(/^v=0\r\n/) });
+
+    const call = await mock.waitForRequest((r) => r.path === "/backend-api/codex/realtime/calls" && r.status === 201);
+    expect(call.body).toMatchObject({ sdp: offer });
+    expect(call.headers.authorization).toBe(`Bearer ${tokens.access_token}`);
+    const update = await mock.waitForRequest(sidebandFrame("session.update"));
+    expect(update.body).toMatchObject({ session: { type: "quicksilver" } });
+    expect(mock.requests().some((r) => r.path === "/backend-api/wham/accounts/check" && r.status === 200)).toBe(true);
+
+    // Nothing with the token is written into CODEX_HOME.
+    for (const file of filesUnder(driver.codexHome)) expect(readFileSync(file).includes(tokens.access_token), file).toBe(false);
+
+    await driver.call("thread/realtime/stop", { threadId });
+    expect((await driver.waitForNotification("thread/realtime/closed")).params).toMatchObject({ reason: "requested" });
+  });
+
+  it("every socket codex connects (traced with strace, DNS included) goes to 127.0.0.1 or a local unix socket", async () => {
+    const traceDir = mkdtempSync(join(tmpdir(), "lwc-codex-strace-"));
+    try {
+      const trace = join(traceDir, "connect.log");
+      const driver = newDriver(
+        (message) => (message.method === "item/tool/call" ? { contentItems: [{ type: "inputText", text: "ok" }], success: true } : declineEverything(message)),
+        undefined,
+        ["strace", "-f", "-qq", "-e", "trace=connect", "-o", trace],
+      );
+      const threadId = await startThread(driver);
+      await startRealtime(driver, threadId);
+      await mock.waitForRequest(sidebandFrame("session.update"));
+      mock.codex.queueToolCalls([{ name: "get_current_time", arguments: {} }]);
+      mock.codex.requestHandoff({ transcript: "What time is it?" });
+      await mock.waitForRequest(sidebandFrame("conversation.handoff.append"), 20_000);
+      await driver.close();
+
+      const connects = readFileSync(trace, "utf8").split("\n").filter((line) => line.includes("connect("));
+      const inet = connects.filter((line) => /AF_INET6?/.test(line));
+      // The trace saw codex's own connections (to the mock), so it is not silently empty.
+      expect(inet.some((line) => line.includes(`sin_port=htons(${new URL(mock.url).port})`))).toBe(true);
+      const elsewhere = inet.filter((line) => !/inet_addr\("127\.0\.0\.1"\)|inet_pton\(AF_INET6, "::1"/.test(line));
+      expect(elsewhere).toEqual([]);
+    } finally {
+      rmSync(traceDir, { recursive: true, force: true });
+    }
+  });
+
+  it("a handoff from the voice side runs get_current_time and save_note, and the result goes back on the sideband", async () => {
+    const toolCalls: Record<string, unknown>[] = [];
+    const driver = newDriver((message) => {
+      if (message.method !== "item/tool/call") return declineEverything(message);
+      toolCalls.push(message.params!);
+      const text = message.params!.tool === "get_current_time" ? "It is 12:00 UTC." : "Saved the note.";
+      return { contentItems: [{ type: "inputText", text }], success: true };
+    });
+    const threadId = await startThread(driver);
+    await startRealtime(driver, threadId);
+    await mock.waitForRequest(sidebandFrame("session.update"));
+
+    mock.codex.queueToolCalls([
+      { name: "get_current_time", arguments: {} },
+      { name: "save_note", arguments: { text: "buy milk" } },
+    ]);
+    const cue = mock.codex.requestHandoff({ transcript: "What time is it? And note: buy milk." });
+    expect(cue).toBeDefined();
+
+    const handoff = await driver.waitFor((m) => m.method === "thread/realtime/itemAdded" && (m.params?.item as { type?: string })?.type === "handoff_request");
+    expect(handoff.params!.item).toMatchObject({ handoff_id: cue!.handoffId, input_transcript: "What time is it? And note: buy milk." });
+    await driver.waitForNotification("turn/completed", 20_000);
+    expect(toolCalls.map((call) => [call.tool, call.arguments])).toEqual([
+      ["get_current_time", {}],
+      ["save_note", { text: "buy milk" }],
+    ]);
+
+    const append = await mock.waitForRequest(sidebandFrame("conversation.handoff.append"));
+    expect(append.body).toMatchObject({ handoff_id: cue!.handoffId });
+    const output = (append.body as { output_text: string }).output_text;
+    expect(output).toContain("get_current_time: It is 12:00 UTC.");
+    expect(output).toContain("save_note: Saved the note.");
+  });
+
+  it("lockdown: the model is offered only our tools (and apply_patch), and a shell command that would create a file is refused", async () => {
+    const target = join(process.env.TMPDIR ?? "/tmp", `lwc-lockdown-${process.pid}-${Date.now()}`);
+    const driver = newDriver();
+    const threadId = await startThread(driver);
+    mock.codex.queueToolCalls([
+      { name: "exec_command", arguments: { cmd: `touch ${target}` } },
+      { name: "shell", arguments: { command: ["touch", target] } },
+      { name: "shell_command", arguments: { command: `touch ${target}` } },
+    ]);
+    await driver.call("turn/start", { threadId, input: [{ type: "text", text: "Create the file, please.", text_elements: [] }] });
+    const completed = await driver.waitForNotification("turn/completed", 20_000);
+    expect((completed.params!.turn as { status: string }).status).toBe("completed");
+
+    const requests = mock.requests({ path: "/backend-api/codex/responses" });
+    expect(requests.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    const offered = (requests[0]!.body as { tools: { name?: string; type: string }[] }).tools.map((tool) => tool.name ?? tool.type);
+    // apply_patch comes from the model's metadata, not from configuration; the read-only sandbox
+    // and the declined approvals stop it (docs/agent-voice-lockdown.md).
+    expect(offered.sort()).toEqual(["apply_patch", "get_current_time", "save_note"]);
+
+    const outputs = (requests.at(-1)!.body as { input: Record<string, unknown>[] }).input.filter((item) => item.type === "function_call_output");
+    expect(outputs.map((item) => item.output)).toEqual(["unsupported call: exec_command", "unsupported call: shell", "unsupported call: shell_command"]);
+    // No approval was even asked for, and the file does not exist.
+    expect(driver.messages.filter((m) => m.method?.includes("requestApproval"))).toEqual([]);
+    expect(existsSync(target)).toBe(false);
+  });
+
+  it("lockdown: apply_patch (offered by the model's metadata) asks for approval, is declined, and writes nothing", async () => {
+    const outside = join(process.env.TMPDIR ?? "/tmp", `lwc-lockdown-patch-${process.pid}-${Date.now()}`);
+    const driver = newDriver();
+    const threadId = await startThread(driver);
+    const patch = (path: string) => `*** Begin Patch\n*** Add File: ${path}\n+written by the agent\n*** End Patch\n`;
+    mock.codex.queueToolCalls([
+      { name: "apply_patch", input: patch(outside) },
+      { name: "apply_patch", input: patch("inside.txt") },
+    ]);
+    await driver.call("turn/start", { threadId, input: [{ type: "text", text: "Write the files, please.", text_elements: [] }] });
+    await driver.waitForNotification("turn/completed", 20_000);
+
+    const requests = mock.requests({ path: "/backend-api/codex/responses" });
+    const outputs = (requests.at(-1)!.body as { input: Record<string, unknown>[] }).input.filter((item) => String(item.type).endsWith("_output"));
+    expect(outputs.map((item) => [item.type, item.output])).toEqual([
+      ["custom_tool_call_output", "patch rejected by user"],
+      ["custom_tool_call_output", "patch rejected by user"],
+    ]);
+    // Each patch asked for approval (read-only sandbox) and got our decline.
+    expect(driver.messages.filter((m) => m.method === "item/fileChange/requestApproval")).toHaveLength(2);
+    expect(existsSync(outside)).toBe(false);
+    expect(existsSync(join(driver.workDir, "inside.txt"))).toBe(false);
+  });
+});

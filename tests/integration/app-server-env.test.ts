@@ -1,0 +1,40 @@
+/** LWC_CODEX_COMMAND and the agent-voice limits, read by lib/provider-app.ts. */
+import { afterEach, describe, expect, it, vi } from "vitest";
+
+async function load() {
+  vi.resetModules();
+  vi.stubEnv("LWC_SECRET", "provider-app-test-secret-0123456789abcdef");
+  return import("@/lib/provider-app");
+}
+
+afterEach(() => vi.unstubAllEnvs());
+
+describe("agent voice environment", () => {
+  it("is off without LWC_CODEX_COMMAND", async () => {
+    const { optionsFromEnv } = await load();
+    const options = optionsFromEnv({});
+    expect(options.realtime?.appServer).toBeUndefined();
+    expect(options.confirmTool).toBeUndefined();
+  });
+
+  it("LWC_CODEX_COMMAND turns it on with the reference tools, confirmTool and the documented limits", async () => {
+    const { optionsFromEnv } = await load();
+    const options = optionsFromEnv({ LWC_CODEX_COMMAND: " /opt/codex/bin/codex " });
+    expect(options.realtime?.appServer).toMatchObject({ command: "/opt/codex/bin/codex", idleTimeoutMs: 600_000, maxDurationMs: 3_600_000 });
+    expect(options.realtime?.appServer?.tools?.map((tool) => tool.name)).toEqual(["get_current_time", "save_note"]);
+    expect(options.confirmTool).toBeTypeOf("function");
+    const custom = optionsFromEnv({
+      LWC_CODEX_COMMAND: "codex",
+      LWC_REALTIME_APP_SERVER_IDLE_SECONDS: "30",
+      LWC_REALTIME_APP_SERVER_MAX_SECONDS: "120",
+    });
+    expect(custom.realtime?.appServer).toMatchObject({ idleTimeoutMs: 30_000, maxDurationMs: 120_000 });
+  });
+
+  it("refuses a limit that is not a positive integer, naming the variable", async () => {
+    const { optionsFromEnv } = await load();
+    expect(() => optionsFromEnv({ LWC_CODEX_COMMAND: "codex", LWC_REALTIME_APP_SERVER_IDLE_SECONDS: "soon" })).toThrow(
+      /LWC_REALTIME_APP_SERVER_IDLE_SECONDS/,
+    );
+  });
+});

@@ -1,0 +1,142 @@
+/** Agent voice: every error status of the contract's app-server routes, and start failures. */
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { loadProtocolValidator, type ProtocolValidator } from "@/test-support/fake-app-server/protocol-schema";
+import { findLeakedTokens, startHarness } from "./harness";
+import { OFFER_SDP, startAgentHarness, type AgentHarness } from "./app-server-harness";
+
+let validator: ProtocolValidator;
+let h: AgentHarness | undefined;
+
+beforeAll(() => {
+  validator = loadProtocolValidator();
+});
+
+afterEach(async () => {
+  if (h) expect(findLeakedTokens(h.evidence)).toEqual([]);
+  await h?.finish(validator);
+  h = undefined;
+});
+
+const start = "/realtime/app-server";
+
+describe("app-server routes: errors", () => {
+  it("do not exist when realtime.appServer is not configured", async () => {
+    const plain = await startHarness();
+    try {
+      const client = plain.client();
+      for (const path of [start, `${start}/abc/events`, `${start}/notes`]) {
+        const reply = await client.get(path);
+        expect(reply.status).toBe(404);
+        expect(reply.headers.get("content-type")).toContain("text/plain");
+      }
+    } finally {
+      await plain.close();
+    }
+  });
+
+  it("401 not_authenticated on every route without a signed-in session", async () => {
+    h = await startAgentHarness();
+    const client = h.client();
+    const replies = [
+      await client.post(start, { sdp: OFFER_SDP }),
+      await client.get(`${start}/abc/events`),
+      await client.post(`${start}/abc/confirm`, { callId: "c", confirmation: { approved: true } }),
+      await client.request("DELETE", `${start}/abc`),
+      await client.get(`${start}/notes`),
+    ];
+    for (const reply of replies) {
+      expect(reply.status).toBe(401);
+      expect(reply.json()).toMatchObject({ error: "not_authenticated" });
+    }
+    expect(await h.pids()).toEqual([]);
+  });
+
+  it("404 realtime_session_not_found for an unknown id; 405 with Allow for a wrong method", async () => {
+    h = await startAgentHarness();
+    const client = await h.signedIn();
+    for (const reply of [
+      await client.get(`${start}/no-such-session/events`),
+      await client.post(`${start}/no-such-session/confirm`, { callId: "c", confirmation: { approved: true } }),
+      await client.request("DELETE", `${start}/no-such-session`),
+    ]) {
+      expect(reply.status).toBe(404);
+      expect(reply.json()).toEqual({ error: "realtime_session_not_found" });
+    }
+    const wrong = await client.get(start);
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get("allow")).toBe("POST, OPTIONS");
+  });
+
+  it("400 invalid_realtime_request for a malformed start, 413 over the limit; no process spawned", async () => {
+    h = await startAgentHarness({ appServer: { maxRequestBytes: 4096 } });
+    const client = await h.signedIn();
+    for (const body of [
+      "{not json",
+      {},
+      { sdp: "" },
+      { sdp: "hello" },
+      { sdp: OFFER_SDP, session: { voice: "robot" } },
+      { sdp: OFFER_SDP, session: { model: 42 } },
+      { sdp: OFFER_SDP, session: "cove" },
+    ]) {
+      const reply = await client.post(start, body);
+      expect(reply.status, JSON.stringify(body)).toBe(400);
+      expect(reply.json()).toMatchObject({ error: "invalid_realtime_request", message: expect.any(String) });
+    }
+    const big = await client.post(start, { sdp: OFFER_SDP + "a=x\r\n".repeat(1000) });
+    expect(big.status).toBe(413);
+    expect(big.json()).toEqual({ error: "realtime_request_too_large", maxRequestBytes: 4096 });
+    expect(await h.pids()).toEqual([]);
+  });
+
+  it("403 realtime_model_not_allowed for a model off the account's list (the /responses list)", async () => {
+    h = await startAgentHarness();
+    const client = await h.signedIn();
+    const reply = await client.post(start, { sdp: OFFER_SDP, session: { voice: "cove", model: "gpt-unlisted" } });
+    expect(reply.status).toBe(403);
+    expect(reply.json()).toEqual({ error: "realtime_model_not_allowed", model: "gpt-unlisted" });
+    expect(await h.pids()).toEqual([]);
+  });
+
+  it("403 origin_not_allowed for a cross-site start", async () => {
+    h = await startAgentHarness();
+    const client = await h.signedIn();
+    const reply = await client.post(start, { sdp: OFFER_SDP }, { origin: "https://evil.example" });
+    expect(reply.status).toBe(403);
+    expect(reply.json()).toEqual({ error: "origin_not_allowed", origin: "https://evil.example" });
+  });
+
+  describe("502 realtime_app_server_start_failed, with nothing left running", () => {
+    it("when the realtime call fails before the answer SDP", async () => {
+      h = await startAgentHarness({ script: { start: "realtime_error", realtimeErrorMessage: "upstream said no" } });
+      const client = await h.signedIn();
+      const reply = await client.post(start, { sdp: OFFER_SDP });
+      expect(reply.status).toBe(502);
+      expect(reply.json()).toEqual({ error: "realtime_app_server_start_failed", message: expect.stringContaining("upstream said no") });
+    });
+
+    it("when the process dies during the start", async () => {
+      h = await startAgentHarness({ script: { start: "exit_on_start" } });
+      const client = await h.signedIn();
+      const reply = await client.post(start, { sdp: OFFER_SDP });
+      expect(reply.status).toBe(502);
+      expect(reply.json()).toMatchObject({ error: "realtime_app_server_start_failed" });
+    });
+
+    it("when no answer comes within the start timeout", async () => {
+      h = await startAgentHarness({ script: { start: "hang" }, appServer: { startTimeoutMs: 700 } });
+      const client = await h.signedIn();
+      const reply = await client.post(start, { sdp: OFFER_SDP });
+      expect(reply.status).toBe(502);
+      expect(reply.json()).toEqual({ error: "realtime_app_server_start_failed", message: expect.stringContaining("700 ms") });
+    });
+
+    it("when the codex executable does not exist", async () => {
+      h = await startAgentHarness({ appServer: { command: "/nonexistent/codex" } });
+      const client = await h.signedIn();
+      const reply = await client.post(start, { sdp: OFFER_SDP });
+      expect(reply.status).toBe(502);
+      expect(reply.json()).toMatchObject({ error: "realtime_app_server_start_failed", message: expect.stringContaining("did not start") });
+    });
+  });
+});
