@@ -4,6 +4,7 @@
  * always ends the whole process group and removes the folder.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { rmSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -30,6 +31,30 @@ export interface AppServerProcess {
   stderrTail(): string;
   /** End stdin, wait, SIGTERM, wait, SIGKILL (the whole process group); then remove the folder. */
   close(): Promise<void>;
+}
+
+/** Every running process's group id and private folder, for the last-moment cleanup below. */
+const running = new Map<number, string>();
+let exitHookInstalled = false;
+
+/**
+ * When this server exits (normally or on SIGTERM/SIGINT handled by the framework), end every
+ * process it started and remove their folders. (A SIGKILL of the server cannot run this: the
+ * processes then exit on their own when their stdin closes.)
+ */
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once("exit", () => {
+    for (const [pid, homeDir] of running) {
+      try {
+        process.kill(-pid, "SIGKILL");
+      } catch {
+        // Already gone.
+      }
+      rmSync(homeDir, { recursive: true, force: true });
+    }
+  });
 }
 
 const ignoreAll: RpcHandlers = {
@@ -130,6 +155,18 @@ export async function spawnAppServer(options: { command: string; configToml?: st
     signalGroup(child, "SIGKILL");
     rpc.close("closed");
     await rm(homeDir, { recursive: true, force: true });
+  }
+
+  if (child.pid !== undefined) {
+    const pid = child.pid;
+    running.set(pid, homeDir);
+    installExitHook();
+    // However it ends (closed, crashed, killed from outside), its folder goes with it.
+    void exited.then(async () => {
+      signalGroup(child, "SIGKILL");
+      await rm(homeDir, { recursive: true, force: true });
+      running.delete(pid);
+    });
   }
 
   if (child.pid === undefined) {

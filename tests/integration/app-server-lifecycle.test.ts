@@ -196,12 +196,15 @@ describe("the warm process", () => {
     expect(await h.livePid(1)).toBe(spare);
     await client.request("DELETE", `/realtime/app-server/${second.sessionId}`);
     await waitForExit(spare);
-    // The next spare is an orphan-to-be when the handler goes away: end it by pid, as the server's exit would.
+    // The next spare lives as long as the handler; end it by pid, as the server's exit hook would.
     const third = await h.fake.waitFor((l) => {
       const pids = l.filter((e) => e.type === "spawned").map((e) => e.pid);
       return pids.length === 3 ? pids[2] : undefined;
     }, "the next spare process");
+    const thirdHome = await homeOf(third);
     process.kill(-third, "SIGTERM");
     await waitForExit(third);
+    // Killed from outside: its private folder is removed all the same.
+    await expect.poll(() => stat(thirdHome).then(() => "exists", (error: NodeJS.ErrnoException) => error.code)).toBe("ENOENT");
   });
 });
