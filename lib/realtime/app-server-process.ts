@@ -5,7 +5,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { rmSync } from "node:fs";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRpcConnection, METHOD_NOT_FOUND, RpcError, type RpcConnection, type RpcHandlers } from "./json-rpc";
@@ -14,6 +14,9 @@ import { createRpcConnection, METHOD_NOT_FOUND, RpcError, type RpcConnection, ty
 export const EXIT_AFTER_STDIN_END_MS = 2_000;
 export const EXIT_AFTER_SIGTERM_MS = 2_000;
 const STDERR_TAIL_CHARS = 2_000;
+const HOME_PREFIX = "lwc-codex-";
+/** Written into each private folder: the pid of the server that made it. */
+const OWNER_FILE = ".owner-pid";
 
 export interface AppServerProcess {
   pid: number;
@@ -57,6 +60,35 @@ function installExitHook(): void {
   });
 }
 
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+let swept = false;
+
+/**
+ * Once per server: removes private folders left by a server that was killed outright (its exit hook
+ * could not run). A folder is only removed when the server that made it is no longer running.
+ */
+async function sweepLeftoverHomes(): Promise<void> {
+  if (swept) return;
+  swept = true;
+  const names = await readdir(tmpdir()).catch(() => [] as string[]);
+  for (const name of names) {
+    if (!name.startsWith(HOME_PREFIX)) continue;
+    const dir = join(tmpdir(), name);
+    const owner = Number(await readFile(join(dir, OWNER_FILE), "utf8").catch(() => ""));
+    if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && !isRunning(owner)) {
+      await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+    }
+  }
+}
+
 const ignoreAll: RpcHandlers = {
   onNotification: () => undefined,
   onRequest: async (method) => {
@@ -95,10 +127,12 @@ function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 }
 
 export async function spawnAppServer(options: { command: string; configToml?: string }): Promise<AppServerProcess> {
-  const homeDir = await mkdtemp(join(tmpdir(), "lwc-codex-"));
+  await sweepLeftoverHomes();
+  const homeDir = await mkdtemp(join(tmpdir(), HOME_PREFIX));
   const codexHome = join(homeDir, "codex-home");
   const workDir = join(homeDir, "work");
   try {
+    await writeFile(join(homeDir, OWNER_FILE), String(process.pid), { mode: 0o600 });
     await mkdir(codexHome, { mode: 0o700 });
     await mkdir(workDir, { mode: 0o700 });
     if (options.configToml) await writeFile(join(codexHome, "config.toml"), options.configToml, { mode: 0o600 });
