@@ -28,6 +28,7 @@ const optionsSchema = z
     streamChunkDelayMs: z.number().min(0),
     minClientVersion: z.string().regex(/^\d+(\.\d+)*$/),
     enforcePollInterval: z.boolean(),
+    codexAutoHandoff: z.boolean(),
     voiceWordMs: z.number().int().min(1),
   })
   .partial()

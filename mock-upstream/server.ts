@@ -26,7 +26,6 @@ export const MODELS_PATH = "/backend-api/codex/models";
 export { CODEX_CALLS_PATH, WEB_VOICE_PATHS } from "./voice/routes";
 
 const ROUTES: Record<string, RouteHandler> = {
-  // First, so a route listed below (a real voice peer) takes the place of codex's static one.
   ...CODEX_ROUTES,
   "POST /api/accounts/deviceauth/usercode": handleUserCode,
   "POST /api/accounts/deviceauth/token": handleDevicePoll,

@@ -24,6 +24,11 @@ export interface MockUpstreamOptions {
    * (with one second of slack). Default false so tests that poll quickly stay deterministic.
    */
   enforcePollInterval?: boolean;
+  /**
+   * Addition, for the demo: as soon as codex has set up a realtime sideband, the voice side asks
+   * for work by itself (a handoff whose turn calls get_current_time, then save_note). Default false.
+   */
+  codexAutoHandoff?: boolean;
   /** Voice calls: time per spoken word of the mock's replies (at least 900 ms of speech per reply), default 180. */
   voiceWordMs?: number;
 }
@@ -39,6 +44,7 @@ export const DEFAULT_MOCK_OPTIONS: ResolvedMockOptions = {
   streamChunkDelayMs: 25,
   minClientVersion: "0.150.0",
   enforcePollInterval: false,
+  codexAutoHandoff: false,
   voiceWordMs: 180,
 };
 

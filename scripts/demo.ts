@@ -5,20 +5,38 @@
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
 import { startMockUpstream } from "../mock-upstream/server";
 
 const appPort = Number(process.env.PORT ?? 3000);
 const mockPort = Number(process.env.MOCK_UPSTREAM_PORT ?? 4010);
 
+/** The codex executable for agent voice: LWC_CODEX_COMMAND, else where scripts/ensure-codex.sh puts it. */
+function codexCommand(): string | undefined {
+  if (process.env.LWC_CODEX_COMMAND?.trim()) return process.env.LWC_CODEX_COMMAND.trim();
+  const cache = process.env.LWC_CODEX_CACHE_DIR ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "login-with-chatgpt", "codex-0.169.0");
+  const bin = join(cache, "node_modules", ".bin", "codex");
+  return existsSync(bin) ? bin : undefined;
+}
+
 async function main(): Promise<void> {
-  const mock = await startMockUpstream({ port: mockPort, host: "127.0.0.1" });
-  const env = {
+  // codexAutoHandoff: in an agent voice call the mock's voice side asks to save a note by itself.
+  const mock = await startMockUpstream({ port: mockPort, host: "127.0.0.1", codexAutoHandoff: true });
+  const env: NodeJS.ProcessEnv = {
     ...process.env,
     LWC_ISSUER_URL: mock.issuer,
     LWC_CODEX_BASE_URL: mock.codexBaseUrl,
     // A fresh secret each run: demo sessions end when the demo stops.
     LWC_SECRET: process.env.LWC_SECRET ?? randomBytes(32).toString("base64url"),
   };
+  const codex = codexCommand();
+  // Agent voice: the app writes the offline config itself, since the URLs point at the mock.
+  if (codex) env.LWC_CODEX_COMMAND = codex;
+  const agentVoice = codex
+    ? `on (${codex})`
+    : "off: the codex executable is not installed. Add it with `bash scripts/ensure-codex.sh` (about 400 MB, once), then restart the demo.";
   const app = spawn(process.execPath, ["node_modules/next/dist/bin/next", "dev", "-p", String(appPort)], {
     env,
     stdio: "inherit",
@@ -29,6 +47,7 @@ async function main(): Promise<void> {
   ────────────
   App:            http://localhost:${appPort}
   Mock provider:  ${mock.url}  (its approval page: ${mock.verificationUrl})
+  Agent voice:    ${agentVoice}
 
   Open the app, click "Sign in with ChatGPT", then approve the code on the
   mock provider's page. No real account or network is used. Ctrl+C stops both.

@@ -10,6 +10,8 @@ bash "$(dirname "$0")/ensure-codex.sh" >/dev/null
 missing=()
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
+# The real-binary tests trace codex's connect() calls to prove it stays on 127.0.0.1.
+command -v strace >/dev/null 2>&1 || missing+=(strace)
 
 if [ ${#missing[@]} -eq 0 ]; then
   exit 0

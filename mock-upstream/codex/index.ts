@@ -2,7 +2,6 @@ import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import type { MockContext, RouteHandler } from "../context";
 import { lowerCaseHeaders } from "../http-util";
-import { handleStaticRealtimeCall } from "./realtime-calls";
 import { SIDEBAND_PATH, Sidebands, type HandoffCue, type HandoffSent } from "./sideband";
 import { TurnScripts, type ScriptedToolCall } from "./turn-scripts";
 import { handleAccountsCheck, handleUserSettings } from "./wham";
@@ -13,11 +12,13 @@ export type { ScriptedToolCall } from "./turn-scripts";
 
 const RESPONSES_PATH = "/backend-api/codex/responses";
 
-/** The routes only the `codex` executable needs (workspace routing, per-turn settings, realtime calls). */
+/**
+ * The routes only the `codex` executable needs (workspace routing, per-turn settings). Its realtime
+ * call (`POST /backend-api/codex/realtime/calls`) is answered by the mock's voice peer.
+ */
 export const CODEX_ROUTES: Record<string, RouteHandler> = {
   "GET /backend-api/wham/accounts/check": handleAccountsCheck,
   "GET /backend-api/wham/settings/user": handleUserSettings,
-  "POST /backend-api/codex/realtime/calls": handleStaticRealtimeCall,
 };
 
 /** Test controls for the codex parts (also under /__mock/codex/). */
@@ -32,13 +33,26 @@ export interface MockCodexControls {
   openSidebands(): string[];
 }
 
+/** What the demo's voice side asks for by itself (option `codexAutoHandoff`). */
+export const AUTO_HANDOFF = {
+  transcript: "What time is it? And please save a note: buy milk.",
+  calls: [
+    { name: "get_current_time", arguments: {} },
+    { name: "save_note", arguments: { text: "Buy milk" } },
+  ] satisfies ScriptedToolCall[],
+};
+
 /** The mock's state for the codex executable: scripted turns and open sidebands. */
 export class CodexMockState {
   readonly scripts = new TurnScripts();
   readonly sidebands: Sidebands;
 
   constructor(private readonly context: MockContext) {
-    this.sidebands = new Sidebands(context);
+    this.sidebands = new Sidebands(context, (callId) => {
+      if (!this.context.options.codexAutoHandoff) return;
+      this.scripts.queue(AUTO_HANDOFF.calls);
+      this.sidebands.requestHandoff({ transcript: AUTO_HANDOFF.transcript, callId });
+    });
   }
 
   readonly controls: MockCodexControls = {

@@ -42,7 +42,11 @@ export class Sidebands {
   /** callId -> socket, in the order they opened. */
   private readonly open = new Map<string, WebSocket>();
 
-  constructor(private readonly context: MockContext) {}
+  constructor(
+    private readonly context: MockContext,
+    /** Called when codex has sent `session.update` on a sideband (the session is set up). */
+    private readonly onSessionUpdate: (callId: string) => void = () => undefined,
+  ) {}
 
   callIds(): string[] {
     return [...this.open.keys()];
@@ -71,7 +75,10 @@ export class Sidebands {
     this.server.handleUpgrade(request, socket, head, (ws) => {
       this.context.recorder.update(record, { status: 101, completed: true });
       this.open.set(callId, ws);
-      ws.on("message", (data, isBinary) => this.recordFrame(SIDEBAND_IN, callId, isBinary ? "<binary>" : data.toString()));
+      ws.on("message", (data, isBinary) => {
+        const body = this.recordFrame(SIDEBAND_IN, callId, isBinary ? "<binary>" : data.toString());
+        if ((body as { type?: unknown } | undefined)?.type === "session.update") this.onSessionUpdate(callId);
+      });
       ws.on("close", () => {
         if (this.open.get(callId) === ws) this.open.delete(callId);
       });
@@ -105,7 +112,7 @@ export class Sidebands {
     this.open.clear();
   }
 
-  private recordFrame(method: string, callId: string, text: string): void {
+  private recordFrame(method: string, callId: string, text: string): unknown {
     let body: unknown = text;
     try {
       body = JSON.parse(text) as unknown;
@@ -121,5 +128,6 @@ export class Sidebands {
       receivedAt: Date.now(),
     });
     this.context.recorder.update(record, { completed: true });
+    return body;
   }
 }

@@ -15,6 +15,7 @@ export interface RpcMessage {
   params?: Record<string, unknown>;
   result?: unknown;
   error?: { code: number; message: string };
+  [field: string]: unknown;
 }
 
 type ServerRequestHandler = (message: RpcMessage) => unknown;
@@ -24,6 +25,8 @@ export interface DriverOptions {
   configToml: string;
   /** Extra environment (proxy variables); nothing of the test process is inherited but PATH. */
   env?: Record<string, string>;
+  /** A command to run codex under (for example strace and its arguments). */
+  prefix?: string[];
   /** Answers server→client requests; the default declines approvals and errors everything else. */
   onServerRequest?: ServerRequestHandler;
 }
@@ -33,7 +36,10 @@ const CLOSE_GRACE_MS = 2_000;
 export class AppServerDriver {
   readonly codexHome: string;
   readonly workDir: string;
+  /** Messages from the server. */
   readonly messages: RpcMessage[] = [];
+  /** Both directions in order: "in" = sent to codex, "out" = sent by codex. */
+  readonly transcript: { dir: "in" | "out"; message: RpcMessage }[] = [];
   readonly stderr: string[] = [];
   private readonly child: ChildProcessWithoutNullStreams;
   private nextId = 1;
@@ -47,7 +53,8 @@ export class AppServerDriver {
     this.workDir = mkdtempSync(join(tmpdir(), "lwc-codex-cwd-"));
     writeFileSync(join(this.codexHome, "config.toml"), options.configToml, { mode: 0o600 });
     this.onServerRequest = options.onServerRequest ?? declineEverything;
-    this.child = spawn(options.codexPath, ["app-server"], {
+    const [command, ...args] = [...(options.prefix ?? []), options.codexPath, "app-server"];
+    this.child = spawn(command!, args, {
       cwd: this.workDir,
       env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: this.codexHome, CODEX_HOME: this.codexHome, ...options.env } as unknown as NodeJS.ProcessEnv,
       stdio: ["pipe", "pipe", "pipe"],
@@ -67,7 +74,7 @@ export class AppServerDriver {
     this.onServerRequest = handler;
   }
 
-  request(method: string, params: unknown): Promise<RpcMessage> {
+  request(method: string, params: Record<string, unknown>): Promise<RpcMessage> {
     const id = this.nextId++;
     return new Promise((resolve) => {
       this.pending.set(id, { resolve });
@@ -75,13 +82,13 @@ export class AppServerDriver {
     });
   }
 
-  async call(method: string, params: unknown): Promise<Record<string, unknown>> {
+  async call(method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
     const reply = await this.request(method, params);
     if (reply.error) throw new Error(`${method} failed: ${reply.error.code} ${reply.error.message}`);
     return reply.result as Record<string, unknown>;
   }
 
-  notify(method: string, params?: unknown): void {
+  notify(method: string, params?: Record<string, unknown>): void {
     this.send(params === undefined ? { method } : { method, params });
   }
 
@@ -139,7 +146,8 @@ export class AppServerDriver {
     return Promise.race([this.exited.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms))]);
   }
 
-  private send(message: unknown): void {
+  private send(message: RpcMessage): void {
+    this.transcript.push({ dir: "in", message });
     this.child.stdin.write(`${JSON.stringify(message)}\n`);
   }
 
@@ -152,6 +160,7 @@ export class AppServerDriver {
       return;
     }
     this.messages.push(message);
+    this.transcript.push({ dir: "out", message });
     if (message.id !== undefined && message.method === undefined) {
       this.pending.get(Number(message.id))?.resolve(message);
       this.pending.delete(Number(message.id));

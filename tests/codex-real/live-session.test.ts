@@ -12,11 +12,11 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { referenceConfirmTool, referenceTools } from "@/lib/realtime/tools";
 import { SIDEBAND_IN, SIDEBAND_PATH } from "@/mock-upstream/codex";
-import { STATIC_ANSWER_SDP } from "@/mock-upstream/codex/realtime-calls";
 import { startMockUpstream, type MockUpstream, type RecordedRequest } from "@/mock-upstream/server";
-import { openEvents, OFFER_SDP } from "@/tests/integration/app-server-harness";
+import { openEvents } from "@/tests/integration/app-server-harness";
 import { findLeakedTokens, signIn, startHarness, type Harness, type TestClient } from "@/tests/integration/harness";
 import { codexExecutable } from "./codex-binary";
+import { loopbackOffer, type LoopbackOffer } from "./loopback-offer";
 import { startProxySink, type ProxySink } from "./proxy-sink";
 
 let mock: MockUpstream;
@@ -24,6 +24,9 @@ let sink: ProxySink;
 let wrapperDir: string;
 let wrapper: string;
 let h: Harness | undefined;
+let offer: LoopbackOffer | undefined;
+/** Every codex pid a test started: each must be gone when the test ends. */
+const started: number[] = [];
 
 beforeAll(async () => {
   const codexPath = codexExecutable();
@@ -43,6 +46,11 @@ afterAll(async () => {
 });
 
 afterEach(async () => {
+  await offer?.close();
+  offer = undefined;
+  const orphans = started.splice(0).filter((pid) => existsSync(`/proc/${pid}`));
+  for (const pid of orphans) process.kill(pid, "SIGKILL");
+  expect(orphans, "codex processes left running").toEqual([]);
   if (h) expect(findLeakedTokens(h.evidence)).toEqual([]);
   await h?.close();
   h = undefined;
@@ -70,14 +78,18 @@ async function startApp(): Promise<{ client: TestClient; harness: Harness }> {
   return { client, harness };
 }
 
-/** Pids of running processes started from our wrapper or the codex binary (read from /proc). */
+/**
+ * Pids of the codex processes this file started (launcher and native binary), read from /proc:
+ * those whose environment has our sink's proxy URL, which only our wrapper sets.
+ */
 function codexPids(): number[] {
   const pids: number[] = [];
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8");
-      if (cmdline.includes("codex") && cmdline.includes("app-server")) pids.push(Number(entry));
+      const environ = readFileSync(`/proc/${entry}/environ`, "utf8").split("\0");
+      if (cmdline.includes("app-server") && environ.includes(`HTTPS_PROXY=${sink.url}`)) pids.push(Number(entry));
     } catch {
       // The process ended while we looked.
     }
@@ -105,13 +117,18 @@ const finalAppend = () =>
 
 async function startLive(client: TestClient): Promise<{ sessionId: string; pids: number[] }> {
   const before = new Set(codexPids());
-  const reply = await client.post("/realtime/app-server", { sdp: OFFER_SDP, session: { voice: "cove" } });
+  const lastRecorded = Math.max(0, ...mock.requests().map((r) => r.id));
+  offer = await loopbackOffer();
+  const reply = await client.post("/realtime/app-server", { sdp: offer.sdp, session: { voice: "cove" } });
   expect(reply.status, reply.text).toBe(201);
   const body = reply.json<{ sessionId: string; sdp: string }>();
-  expect(body.sdp).toBe(STATIC_ANSWER_SDP);
+  expect(body.sdp).toMatch(/^v=0\r\n/);
+  const call = await mock.waitForRequest((r) => r.id > lastRecorded && r.path === "/backend-api/codex/realtime/calls" && r.status === 201);
+  expect(call.body).toMatchObject({ sdp: offer.sdp });
   const pids = codexPids().filter((pid) => !before.has(pid));
   expect(pids.length).toBeGreaterThan(0);
-  await mock.waitForRequest(sidebandFrame("session.update"));
+  started.push(...pids);
+  await mock.waitForRequest((r) => r.id > lastRecorded && sidebandFrame("session.update")(r));
   return { sessionId: body.sessionId, pids };
 }
 
@@ -201,4 +218,54 @@ it("lockdown through the bridge: a shell command that would create a file is ref
   events.close();
   expect((await client.request("DELETE", `/realtime/app-server/${sessionId}`)).status).toBe(200);
   await untilGone(pids);
+});
+
+it("the demo's journey: with codexAutoHandoff the voice side asks by itself, and the note waits for approval", async () => {
+  mock.setOptions({ codexAutoHandoff: true });
+  const { client } = await startApp();
+  const { sessionId, pids } = await startLive(client);
+  const events = await openEvents(client, sessionId);
+  expect(await events.next((e) => e.type === "handoff")).toMatchObject({ transcript: "What time is it? And please save a note: buy milk." });
+  expect(await events.next((e) => e.type === "tool.completed")).toMatchObject({ tool: "get_current_time" });
+  const pending = await events.next((e) => e.type === "tool.pending_confirmation");
+  expect(pending).toMatchObject({ tool: "save_note", review: { text: "Buy milk" } });
+  expect((await client.post(`/realtime/app-server/${sessionId}/confirm`, { callId: pending.callId, confirmation: { approved: true } })).status).toBe(200);
+  expect((await finalAppend()).body).toMatchObject({ type: "conversation.handoff.append" });
+  expect((await client.get("/realtime/app-server/notes")).json<{ notes: { text: string }[] }>().notes.map((note) => note.text)).toEqual(["Buy milk"]);
+  events.close();
+  expect((await client.request("DELETE", `/realtime/app-server/${sessionId}`)).status).toBe(200);
+  await untilGone(pids);
+});
+
+it("a 401 on /responses during the handoff: codex asks for a new token, the bridge refreshes through the login, the turn completes", async () => {
+  const { client } = await startApp();
+  const { sessionId, pids } = await startLive(client);
+  mock.addFault({ fault: "backend_unauthorized", times: 1 });
+  mock.codex.queueToolCalls([{ name: "get_current_time", arguments: {} }]);
+  mock.codex.requestHandoff({ transcript: "What time is it?" });
+
+  const append = await finalAppend();
+  expect((append.body as { output_text: string }).output_text).toContain("get_current_time:");
+  const refreshes = mock.requests({ path: "/oauth/token" }).filter((r) => (r.body as { grant_type?: string }).grant_type === "refresh_token");
+  expect(refreshes).toHaveLength(1);
+  const responses = mock.requests({ path: "/backend-api/codex/responses" });
+  expect(responses[0]!.status).toBe(401);
+  expect(responses.at(-1)!.status).toBe(200);
+  expect(responses.at(-1)!.headers.authorization).not.toBe(responses[0]!.headers.authorization);
+
+  expect((await client.request("DELETE", `/realtime/app-server/${sessionId}`)).status).toBe(200);
+  await untilGone(pids);
+});
+
+it("logout ends the live session and its codex process; a new start replaces the old process", async () => {
+  const { client } = await startApp();
+  const first = await startLive(client);
+  await offer?.close();
+  const second = await startLive(client);
+  await untilGone(first.pids);
+  expect(second.pids.every((pid) => existsSync(`/proc/${pid}`))).toBe(true);
+
+  expect((await client.post("/logout")).status).toBe(200);
+  await untilGone(second.pids);
+  expect(codexPids().filter((pid) => [...first.pids, ...second.pids].includes(pid))).toEqual([]);
 });

@@ -4,19 +4,19 @@
  * handoff that calls both tools and hands the result back to the voice session, and the lockdown.
  * A proxy sink catches any attempt to reach another host; NO_PROXY lets 127.0.0.1 through.
  */
-import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { codexConfigToml, REAL_CODEX_BASE_URL, REAL_ISSUER_URL } from "@/lib/realtime/codex-config";
 import { SIDEBAND_IN, SIDEBAND_PATH } from "@/mock-upstream/codex";
-import { STATIC_ANSWER_SDP } from "@/mock-upstream/codex/realtime-calls";
 import { startMockUpstream, type MockUpstream, type RecordedRequest } from "@/mock-upstream/server";
 import { signInThroughMock, type MockTokenSet } from "@/mock-upstream/sign-in";
 import { AppServerDriver, declineEverything, type RpcMessage } from "./app-server-driver";
 import { codexExecutable, processGroupExists } from "./codex-binary";
+import { loopbackOffer, type LoopbackOffer } from "./loopback-offer";
 import { startProxySink, type ProxySink } from "./proxy-sink";
 
-const OFFER_SDP = "v=0\r\no=- 1 2 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\na=rtpmap:111 opus/48000/2\r\n";
 const TOOLS = [
   { type: "function", name: "get_current_time", description: "The server's current time.", inputSchema: { type: "object", properties: {} } },
   {
@@ -32,6 +32,7 @@ let mock: MockUpstream;
 let sink: ProxySink;
 let tokens: MockTokenSet;
 const drivers: AppServerDriver[] = [];
+const offers: LoopbackOffer[] = [];
 
 beforeAll(async () => {
   codexPath = codexExecutable();
@@ -45,6 +46,7 @@ afterAll(async () => {
 });
 beforeEach(() => mock.reset());
 afterEach(async () => {
+  for (const offer of offers.splice(0)) await offer.close();
   for (const driver of drivers.splice(0)) {
     await driver.close();
     // No orphan: neither the launcher nor the native binary it started (same process group).
@@ -54,9 +56,13 @@ afterEach(async () => {
   expect(sink.attempts).toEqual([]);
 });
 
-function newDriver(onServerRequest?: (m: RpcMessage) => unknown, urls = { codexBaseUrl: mock.codexBaseUrl, issuerUrl: mock.issuer }): AppServerDriver {
+function newDriver(
+  onServerRequest?: (m: RpcMessage) => unknown,
+  urls = { codexBaseUrl: mock.codexBaseUrl, issuerUrl: mock.issuer },
+  prefix?: string[],
+): AppServerDriver {
   const configToml = codexConfigToml({ ...urls, model: "gpt-5.5" });
-  const driver = new AppServerDriver({ codexPath, configToml, env: sink.env, onServerRequest });
+  const driver = new AppServerDriver({ codexPath, configToml, env: sink.env, onServerRequest, prefix });
   drivers.push(driver);
   return driver;
 }
@@ -76,9 +82,12 @@ async function startThread(driver: AppServerDriver): Promise<string> {
   return (started.thread as { id: string }).id;
 }
 
-async function startRealtime(driver: AppServerDriver, threadId: string): Promise<RpcMessage> {
-  expect(await driver.call("thread/realtime/start", { threadId, outputModality: "audio", transport: { type: "webrtc", sdp: OFFER_SDP } })).toEqual({});
-  return driver.waitForNotification("thread/realtime/sdp");
+/** thread/realtime/start with a real loopback offer; resolves with the offer and codex's sdp notification. */
+async function startRealtime(driver: AppServerDriver, threadId: string): Promise<{ offer: string; answer: RpcMessage }> {
+  const offer = await loopbackOffer();
+  offers.push(offer);
+  expect(await driver.call("thread/realtime/start", { threadId, outputModality: "audio", transport: { type: "webrtc", sdp: offer.sdp } })).toEqual({});
+  return { offer: offer.sdp, answer: await driver.waitForNotification("thread/realtime/sdp") };
 }
 
 const sidebandFrame = (type: string) => (r: RecordedRequest) =>
@@ -114,11 +123,11 @@ describe("codex app-server 0.169.0 against the mock, offline", () => {
   it("logs in with a mock token, starts a thread and a realtime session: answer SDP, sideband session.update", async () => {
     const driver = newDriver();
     const threadId = await startThread(driver);
-    const sdp = await startRealtime(driver, threadId);
-    expect(sdp.params).toEqual({ threadId, sdp: STATIC_ANSWER_SDP });
+    const { offer, answer } = await startRealtime(driver, threadId);
+    expect(answer.params).toEqual({ threadId, sdp: expect.stringMatching(/^v=0\r\n/) });
 
     const call = await mock.waitForRequest((r) => r.path === "/backend-api/codex/realtime/calls" && r.status === 201);
-    expect(call.body).toMatchObject({ sdp: OFFER_SDP });
+    expect(call.body).toMatchObject({ sdp: offer });
     expect(call.headers.authorization).toBe(`Bearer ${tokens.access_token}`);
     const update = await mock.waitForRequest(sidebandFrame("session.update"));
     expect(update.body).toMatchObject({ session: { type: "quicksilver" } });
@@ -129,6 +138,34 @@ describe("codex app-server 0.169.0 against the mock, offline", () => {
 
     await driver.call("thread/realtime/stop", { threadId });
     expect((await driver.waitForNotification("thread/realtime/closed")).params).toMatchObject({ reason: "requested" });
+  });
+
+  it("every socket codex connects (traced with strace, DNS included) goes to 127.0.0.1 or a local unix socket", async () => {
+    const traceDir = mkdtempSync(join(tmpdir(), "lwc-codex-strace-"));
+    try {
+      const trace = join(traceDir, "connect.log");
+      const driver = newDriver(
+        (message) => (message.method === "item/tool/call" ? { contentItems: [{ type: "inputText", text: "ok" }], success: true } : declineEverything(message)),
+        undefined,
+        ["strace", "-f", "-qq", "-e", "trace=connect", "-o", trace],
+      );
+      const threadId = await startThread(driver);
+      await startRealtime(driver, threadId);
+      await mock.waitForRequest(sidebandFrame("session.update"));
+      mock.codex.queueToolCalls([{ name: "get_current_time", arguments: {} }]);
+      mock.codex.requestHandoff({ transcript: "What time is it?" });
+      await mock.waitForRequest(sidebandFrame("conversation.handoff.append"), 20_000);
+      await driver.close();
+
+      const connects = readFileSync(trace, "utf8").split("\n").filter((line) => line.includes("connect("));
+      const inet = connects.filter((line) => /AF_INET6?/.test(line));
+      // The trace saw codex's own connections (to the mock), so it is not silently empty.
+      expect(inet.some((line) => line.includes(`sin_port=htons(${new URL(mock.url).port})`))).toBe(true);
+      const elsewhere = inet.filter((line) => !/inet_addr\("127\.0\.0\.1"\)|inet_pton\(AF_INET6, "::1"/.test(line));
+      expect(elsewhere).toEqual([]);
+    } finally {
+      rmSync(traceDir, { recursive: true, force: true });
+    }
   });
 
   it("a handoff from the voice side runs get_current_time and save_note, and the result goes back on the sideband", async () => {
