@@ -44,6 +44,9 @@ describe("closing a live session", () => {
     const order = log.filter((e) => e.pid === pid && (e.message?.method === "thread/realtime/stop" || e.type === "stdin closed"));
     expect(order.map((e) => e.message?.method ?? e.type)).toEqual(["thread/realtime/stop", "stdin closed"]);
     expect((await client.request("DELETE", `/realtime/app-server/${sessionId}`)).status).toBe(200);
+    // A late subscriber still reads the whole story, and the stream ends.
+    const late = await openEvents(client, sessionId);
+    expect((await late.rest()).map((e) => e.type)).toEqual(["session.started", "session.closed"]);
   });
 
   it("escalates to SIGTERM when the process ignores the end of stdin, and to SIGKILL when it ignores SIGTERM", async () => {
