@@ -8,6 +8,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { MOCK_UPSTREAM_URL } from "./support/servers";
 import { expect, test } from "./support/voice-fixtures";
 import { CODEX_FOR_E2E } from "./support/codex";
+import { saveScreenshot } from "./support/screenshots";
 
 async function mockPost(path: string, body: unknown): Promise<void> {
   const response = await fetch(`${MOCK_UPSTREAM_URL}/__mock${path}`, {
@@ -39,7 +40,7 @@ test.describe("agent voice (real codex app-server)", () => {
   // One call at a time: the mock's scripted tool calls are shared by every call.
   test.describe.configure({ mode: "serial" });
 
-  test("handoff and tools live, approve a note, see it saved; hanging up ends the call's process", async ({ page, voice }) => {
+  test("handoff and tools live, approve a note, see it saved; hanging up ends the call's process", async ({ page, voice }, testInfo) => {
     await voice.open();
     await page.getByTestId("voice-agent-mode").check();
     await expect(page.getByText("No notes yet.")).toBeVisible();
@@ -58,6 +59,7 @@ test.describe("agent voice (real codex app-server)", () => {
     await expect(confirmation).toBeVisible({ timeout: 20_000 });
     await expect(confirmation.getByTestId("agent-review-text")).toHaveText("buy oat milk");
     await expect(page.getByText("No notes yet.")).toBeVisible();
+    await saveScreenshot(page, testInfo, "agent-voice-confirmation");
 
     await confirmation.getByTestId("agent-approve").click();
     await expect(confirmation).toBeHidden();

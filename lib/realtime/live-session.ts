@@ -107,6 +107,11 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message.replace(/\s+/g, " ").slice(0, 300) : "unknown error";
 }
 
+/** For log lines about tools: the error's name only (a tool's message may quote what the person said). */
+function errorName(error: unknown): string {
+  return error instanceof Error ? error.name : typeof error;
+}
+
 function asRecord(value: unknown): Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
@@ -147,8 +152,9 @@ export async function startLiveSession(
         if (typeof p.sdp === "string") resolveSdp(p.sdp);
         return;
       case "thread/realtime/error":
-        if (!live) rejectSdp(new LiveSessionStartError(`the realtime call failed: ${String(p.message ?? "error")}`));
-        else events.push("error", { message: String(p.message ?? "The voice call reported an error.") });
+        // Codex's message can quote the provider's reply (and its URL): never passed on or logged.
+        if (!live) rejectSdp(new LiveSessionStartError("the provider refused or failed the realtime call"));
+        else events.push("error", { message: "The voice call reported an error." });
         return;
       case "thread/realtime/closed":
         if (live && p.reason !== "requested") void close(`realtime_${String(p.reason ?? "closed")}`);
@@ -166,8 +172,8 @@ export async function startLiveSession(
       case "error": {
         // A turn error the server will not retry (a retried one is only progress).
         if (p.willRetry === true) return;
-        const message = asRecord(p.error).message;
-        events.push("error", { message: typeof message === "string" ? message : "The agent reported an error." });
+        // Codex's message can quote the provider's reply and its URL: the browser gets fixed text.
+        events.push("error", { message: "The agent could not finish its turn." });
         return;
       }
       default:
@@ -181,7 +187,7 @@ export async function startLiveSession(
       events.push("tool.completed", { callId, tool: tool.name });
       return toolAnswer(toolText(output), true);
     } catch (error) {
-      logger.warn(`${LOG_PREFIX} realtime tool ${tool.name} failed: ${describe(error)}`);
+      logger.warn(`${LOG_PREFIX} realtime tool ${tool.name} failed: ${errorName(error)}`);
       events.push("tool.failed", { callId, tool: tool.name, message: "The tool failed." });
       return toolAnswer("The tool failed.", false);
     }
@@ -193,7 +199,7 @@ export async function startLiveSession(
       review = tool.review ? tool.review(args) : {};
     } catch (error) {
       events.push("tool.failed", { callId, tool: tool.name, message: "The tool was called with invalid arguments." });
-      logger.warn(`${LOG_PREFIX} realtime tool ${tool.name} refused its arguments: ${describe(error)}`);
+      logger.warn(`${LOG_PREFIX} realtime tool ${tool.name} refused its arguments: ${errorName(error)}`);
       return Promise.resolve(toolAnswer("Invalid arguments.", false));
     }
     return new Promise((resolve) => {
@@ -406,7 +412,7 @@ export async function startLiveSession(
       } catch (error) {
         // Back to pending: the person can try again.
         if (pending.get(callId) === entry) entry.state = "pending";
-        logger.warn(`${LOG_PREFIX} realtime confirmation of ${tool} failed: ${describe(error)}`);
+        logger.warn(`${LOG_PREFIX} realtime confirmation of ${tool} failed: ${errorName(error)}`);
         return { kind: "handler_failed", message: "The confirmation handler failed. The action is still pending." };
       }
       if (pending.get(callId) !== entry) return { kind: "not_pending" }; // The session closed meanwhile.

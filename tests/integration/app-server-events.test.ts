@@ -157,6 +157,9 @@ describe("save_note and confirmations", () => {
     expect(failed.status).toBe(500);
     expect(failed.json()).toMatchObject({ error: "realtime_confirmation_failed" });
     expect(failed.text).not.toContain("database down");
+    const logs = h.evidence.logs.map((line) => line.message);
+    expect(logs).toContainEqual(expect.stringMatching(/^\[login-with-chatgpt\] realtime confirmation of save_note failed: Error request_id=[0-9a-f-]{36}$/));
+    expect(logs.join("\n")).not.toContain("database down");
     expect((await client.get("/realtime/app-server/notes")).json()).toEqual({ notes: [] });
     const retried = await client.post(`/realtime/app-server/${sessionId}/confirm`, { callId: "call_note", confirmation: { approved: true } });
     expect(retried.status).toBe(200);

@@ -44,6 +44,9 @@ describe("closing a live session", () => {
     const order = log.filter((e) => e.pid === pid && (e.message?.method === "thread/realtime/stop" || e.type === "stdin closed"));
     expect(order.map((e) => e.message?.method ?? e.type)).toEqual(["thread/realtime/stop", "stdin closed"]);
     expect((await client.request("DELETE", `/realtime/app-server/${sessionId}`)).status).toBe(200);
+    // A late subscriber still reads the whole story, and the stream ends.
+    const late = await openEvents(client, sessionId);
+    expect((await late.rest()).map((e) => e.type)).toEqual(["session.started", "session.closed"]);
   });
 
   it("escalates to SIGTERM when the process ignores the end of stdin, and to SIGKILL when it ignores SIGTERM", async () => {
@@ -196,12 +199,15 @@ describe("the warm process", () => {
     expect(await h.livePid(1)).toBe(spare);
     await client.request("DELETE", `/realtime/app-server/${second.sessionId}`);
     await waitForExit(spare);
-    // The next spare is an orphan-to-be when the handler goes away: end it by pid, as the server's exit would.
+    // The next spare lives as long as the handler; end it by pid, as the server's exit hook would.
     const third = await h.fake.waitFor((l) => {
       const pids = l.filter((e) => e.type === "spawned").map((e) => e.pid);
       return pids.length === 3 ? pids[2] : undefined;
     }, "the next spare process");
+    const thirdHome = await homeOf(third);
     process.kill(-third, "SIGTERM");
     await waitForExit(third);
+    // Killed from outside: its private folder is removed all the same.
+    await expect.poll(() => stat(thirdHome).then(() => "exists", (error: NodeJS.ErrnoException) => error.code)).toBe("ENOENT");
   });
 });

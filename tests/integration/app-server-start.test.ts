@@ -53,6 +53,11 @@ describe("POST /realtime/app-server", () => {
     expect(h.evidence.issuedTokens.has(login.accessToken as string)).toBe(true);
     expect(login).toMatchObject({ chatgptAccountId: expect.any(String), chatgptPlanType: "plus" });
     expect(Object.keys(login).sort()).toEqual(["accessToken", "chatgptAccountId", "chatgptPlanType", "type"]);
+    // Only the access token reaches the process: never the refresh token or the id token.
+    const everythingSent = JSON.stringify(log);
+    const others = [...h.evidence.issuedTokens].filter((token) => token !== login.accessToken);
+    expect(others.length).toBeGreaterThan(0);
+    for (const token of others) expect(everythingSent).not.toContain(token);
 
     const spawned = log.find((entry) => entry.type === "spawned")!;
     const thread = sent[3]!.params!;

@@ -146,6 +146,7 @@ export function createAppServerRoutes(
           keepaliveMs,
         );
         let done = false;
+        let stopOnEnd = () => undefined as unknown;
         cleanup = () => {
           if (done) return;
           done = true;
@@ -154,7 +155,8 @@ export function createAppServerRoutes(
           stopOnEnd();
           request.signal.removeEventListener("abort", cleanup);
         };
-        const stopOnEnd = live.events.onEnd(() => {
+        // A session that already ended: the kept events above, then the end of the stream.
+        stopOnEnd = live.events.onEnd(() => {
           cleanup();
           controller.close();
         });

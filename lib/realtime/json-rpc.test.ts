@@ -1,0 +1,86 @@
+import { PassThrough } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { createRpcConnection, RpcError, type RpcHandlers } from "./json-rpc";
+
+/** A connection whose "server" side the test plays: `fromServer` is what the client reads, `sent` what it wrote. */
+function harness(handlers: Partial<RpcHandlers> = {}) {
+  const fromServer = new PassThrough();
+  const toServer = new PassThrough();
+  const sent: Record<string, unknown>[] = [];
+  const waiters: (() => void)[] = [];
+  let buffered = "";
+  toServer.on("data", (chunk: Buffer) => {
+    buffered += chunk.toString("utf8");
+    let newline;
+    while ((newline = buffered.indexOf("\n")) >= 0) {
+      sent.push(JSON.parse(buffered.slice(0, newline)) as Record<string, unknown>);
+      buffered = buffered.slice(newline + 1);
+      waiters.splice(0).forEach((wake) => wake());
+    }
+  });
+  const notifications: [string, unknown][] = [];
+  const rpc = createRpcConnection(fromServer, toServer, {
+    onNotification: (method, params) => notifications.push([method, params]),
+    onRequest: async () => undefined,
+    ...handlers,
+  });
+  const nextSent = async (count: number) => {
+    while (sent.length < count) await new Promise<void>((resolve) => waiters.push(resolve));
+    return sent[count - 1]!;
+  };
+  const write = (message: unknown) => fromServer.write(`${typeof message === "string" ? message : JSON.stringify(message)}\n`);
+  return { rpc, sent, nextSent, write, notifications };
+}
+
+describe("JSON-RPC over newline-delimited stdio", () => {
+  it("sends requests without a jsonrpc field and resolves them by id; error answers reject with their code", async () => {
+    const { rpc, nextSent, write } = harness();
+    const first = rpc.request("thread/start", { ephemeral: true }, 1_000);
+    const second = rpc.request("thread/realtime/start", {}, 1_000);
+    const a = await nextSent(1);
+    const b = await nextSent(2);
+    expect(a).toEqual({ method: "thread/start", id: expect.any(Number), params: { ephemeral: true } });
+    expect("jsonrpc" in a).toBe(false);
+    write({ id: b.id, error: { code: -32600, message: "thread not found" } });
+    write({ id: a.id, result: { thread: { id: "t1" } } });
+    await expect(first).resolves.toEqual({ thread: { id: "t1" } });
+    await expect(second).rejects.toMatchObject({ name: "RpcError", code: -32600, message: "thread not found" });
+  });
+
+  it("ignores lines that are not JSON and passes notifications on", async () => {
+    const { rpc, nextSent, write, notifications } = harness();
+    const pending = rpc.request("initialize", {}, 1_000);
+    const sent = await nextSent(1);
+    write("WARNING: not protocol");
+    write({ method: "thread/realtime/sdp", params: { sdp: "v=0" }, emittedAtMs: 1 });
+    write({ id: sent.id, result: {} });
+    await expect(pending).resolves.toEqual({});
+    expect(notifications).toEqual([["thread/realtime/sdp", { sdp: "v=0" }]]);
+  });
+
+  it("answers server requests with the handler's result, its RpcError, or a generic error that reveals nothing", async () => {
+    const { nextSent, write } = harness({
+      onRequest: async (method) => {
+        if (method === "item/tool/call") return { contentItems: [], success: true };
+        if (method === "unknown/method") throw new RpcError(-32601, "unknown/method is not supported by this client");
+        throw new Error("secret internal detail");
+      },
+    });
+    write({ id: 0, method: "item/tool/call", params: {} });
+    write({ id: 1, method: "unknown/method", params: {} });
+    write({ id: 2, method: "attestation/generate", params: {} });
+    const answers = [await nextSent(1), await nextSent(2), await nextSent(3)];
+    expect(answers).toContainEqual({ id: 0, result: { contentItems: [], success: true } });
+    expect(answers).toContainEqual({ id: 1, error: { code: -32601, message: "unknown/method is not supported by this client" } });
+    expect(answers).toContainEqual({ id: 2, error: { code: -32603, message: "The client could not handle this request." } });
+  });
+
+  it("times a request out, and close() fails every open request", async () => {
+    const { rpc } = harness();
+    await expect(rpc.request("initialize", {}, 20)).rejects.toMatchObject({ message: "initialize timed out" });
+    const open = rpc.request("thread/start", {}, 5_000);
+    rpc.close("the app-server process exited");
+    await expect(open).rejects.toMatchObject({ message: "the app-server process exited" });
+    await expect(rpc.request("thread/start", {}, 5_000)).rejects.toMatchObject({ message: "connection closed" });
+  });
+});
