@@ -1,12 +1,15 @@
 "use client";
 
-import { useState, type KeyboardEvent, type RefObject } from "react";
+import type { KeyboardEvent, MouseEvent, RefObject } from "react";
 import { enterSendsMessage } from "@/lib/client/composer-keys";
 import { ArrowUpIcon, StopIcon } from "./icons";
 
 interface ChatComposerProps {
   /** Submits the text; returns false when it could not be sent (the text then stays in the box). */
   onSend: (text: string) => boolean;
+  /** The text in the box (kept by the caller, so it can be restored, edited into and saved as a draft). */
+  text: string;
+  onTextChange: (text: string) => void;
   onStop: () => void;
   streaming: boolean;
   canSend: boolean;
@@ -18,13 +21,12 @@ interface ChatComposerProps {
 }
 
 /** The message box: Enter sends, Shift+Enter adds a line, the send button turns into Stop while streaming. */
-export function ChatComposer({ onSend, onStop, streaming, canSend, placeholder, controls, inputRef }: ChatComposerProps) {
-  const [text, setText] = useState("");
+export function ChatComposer({ onSend, text, onTextChange, onStop, streaming, canSend, placeholder, controls, inputRef }: ChatComposerProps) {
   const sendable = canSend && !streaming && text.trim().length > 0;
 
   const submit = () => {
     if (!sendable) return;
-    if (onSend(text.trim())) setText("");
+    if (onSend(text.trim())) onTextChange("");
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -40,6 +42,13 @@ export function ChatComposer({ onSend, onStop, streaming, canSend, placeholder, 
       event.preventDefault();
       submit();
     }
+  };
+
+  // Send turns into Stop under the pointer: the second click of a double-click on Send (detail 2)
+  // must not stop the answer it just asked for.
+  const onStopClick = (event: MouseEvent<HTMLButtonElement>) => {
+    if (event.detail > 1) return;
+    onStop();
   };
 
   return (
@@ -58,7 +67,8 @@ export function ChatComposer({ onSend, onStop, streaming, canSend, placeholder, 
         ref={inputRef}
         data-testid="chat-input"
         value={text}
-        onChange={(event) => setText(event.target.value)}
+        onChange={(event) => onTextChange(event.target.value)}
+        dir="auto"
         onKeyDown={onKeyDown}
         placeholder={placeholder}
         rows={1}
@@ -71,7 +81,7 @@ export function ChatComposer({ onSend, onStop, streaming, canSend, placeholder, 
           <button
             type="button"
             data-testid="stop-button"
-            onClick={onStop}
+            onClick={onStopClick}
             aria-label="Stop answering"
             className="inline-flex size-9 shrink-0 items-center justify-center rounded-full bg-primary text-primary-foreground transition-colors hover:bg-primary/85 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
           >

@@ -1,17 +1,11 @@
 "use client";
 
 import type { UIMessage } from "ai";
+import { messageMetadata, textOf } from "@/lib/client/chat-turns";
 import { CopyButton } from "./copy-button";
 import { iconButton } from "./button-styles";
 import { MarkdownContent } from "./markdown-content";
 import { ReasoningSummary } from "./reasoning-summary";
-
-function textOf(message: UIMessage): string {
-  return message.parts
-    .filter((part) => part.type === "text")
-    .map((part) => part.text)
-    .join("");
-}
 
 function reasoningOf(message: UIMessage): string {
   return message.parts
@@ -21,23 +15,21 @@ function reasoningOf(message: UIMessage): string {
     .join("\n\n");
 }
 
-/** One message of the conversation: the person's text in a bubble, the model's answer as Markdown. */
-export function ChatMessage({ message, streaming }: { message: UIMessage; streaming: boolean }) {
-  if (message.role === "user") {
-    return (
-      <div data-testid="message-user" className="flex justify-end">
-        <div className="max-w-[85%] rounded-[1.25rem] bg-user-bubble px-4 py-2.5 text-[15px] leading-6 whitespace-pre-wrap break-words text-foreground">
-          {textOf(message)}
-        </div>
-      </div>
-    );
-  }
-
+/** One answer of the model, as Markdown (the person's messages are UserMessage). */
+export function AssistantMessage({ message, streaming }: { message: UIMessage; streaming: boolean }) {
   const text = textOf(message);
   const reasoning = reasoningOf(message);
   const thinking = streaming && text.length === 0;
+  const partOfFailedTurn = messageMetadata(message).failedTurn === true;
   return (
-    <article data-testid="message-assistant" data-status={streaming ? "streaming" : "done"} aria-label="Answer" className="group/message min-w-0">
+    <article
+      data-testid="message-assistant"
+      data-status={streaming ? "streaming" : "done"}
+      data-failed={partOfFailedTurn ? "true" : undefined}
+      aria-label="Answer"
+      dir="auto"
+      className={`group/message min-w-0 [overflow-wrap:anywhere] ${partOfFailedTurn ? "opacity-70" : ""}`}
+    >
       {reasoning && <ReasoningSummary text={reasoning} thinking={thinking} />}
       {text ? (
         <MarkdownContent text={text} streaming={streaming} className="text-[15px] leading-7 text-foreground" />

@@ -28,7 +28,7 @@ describe("lib/provider-app", () => {
       allowedOrigins: [],
       sessionTtlMs: 604_800_000,
       enableResponsesProxy: true,
-      responsesProxy: { rateLimit: { limit: 30, windowMs: 60_000 }, maxRequestBytes: 1_048_576 },
+      responsesProxy: { rateLimit: { limit: 30, windowMs: 60_000 }, maxRequestBytes: 4_000_000 },
       loginRateLimit: { limit: 10, windowMs: 60_000 },
       upstream: {},
     });

@@ -37,7 +37,7 @@ const envSchema = z.object({
   LWC_RATE_LIMIT_PER_MINUTE: positiveInt(30),
   LWC_LOGIN_RATE_LIMIT_PER_MINUTE: positiveInt(10),
   LWC_LOGIN_GLOBAL_RATE_LIMIT_PER_MINUTE: positiveInt(100),
-  LWC_MAX_REQUEST_BYTES: positiveInt(1_048_576),
+  LWC_MAX_REQUEST_BYTES: positiveInt(4_000_000),
 });
 
 /**

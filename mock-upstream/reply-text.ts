@@ -21,6 +21,12 @@ export function userTexts(input: readonly Record<string, unknown>[]): string[] {
   return input.filter(isUserMessage).map((item) => contentText(item.content));
 }
 
+/** Raw text of the last user message (markers still in), or "" when there is none. */
+export function lastUserText(input: unknown): string {
+  if (!Array.isArray(input)) return typeof input === "string" ? input : "";
+  return userTexts(input.filter(isRecord)).at(-1) ?? "";
+}
+
 /** Every text in the input, for finding `[[mock:...]]` markers. */
 export function allInputText(input: unknown): string {
   if (!Array.isArray(input)) return typeof input === "string" ? input : "";

@@ -268,6 +268,17 @@ describe("the SSE stream", () => {
     expect(markedText).toBe('You said: "hi there".');
   });
 
+  it("acts on a marker only in the last user message, so one earlier in the history fires once", async () => {
+    const earlier = validBody({
+      input: [userMessage("boom [[mock:server_error]]"), { role: "assistant", content: "..." }, userMessage("and now?")],
+    });
+    const reply = await postResponses(mock, tokens, earlier);
+    expect(reply.status).toBe(200);
+    await reply.text();
+    const latest = validBody({ input: [userMessage("fine"), userMessage("boom [[mock:server_error]]")] });
+    expect((await postResponses(mock, tokens, latest)).status).toBe(500);
+  });
+
   it("caps the summary source at 60 characters", async () => {
     const long = "x".repeat(100);
     const events = parseSse(await (await postResponses(mock, tokens, validBody({ input: [userMessage(long)] }))).text());

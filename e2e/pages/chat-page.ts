@@ -24,6 +24,10 @@ export class ChatPage {
   readonly error: Locator;
   readonly fallbackNotice: Locator;
   readonly usageMeter: Locator;
+  readonly retryTurnButton: Locator;
+  readonly editTurnButton: Locator;
+  readonly removeTurnButton: Locator;
+  readonly failedUserMessages: Locator;
 
   constructor(readonly page: Page) {
     this.signedInEmail = page.getByTestId("signed-in-email");
@@ -43,6 +47,10 @@ export class ChatPage {
     this.error = page.getByTestId("chat-error");
     this.fallbackNotice = page.getByTestId("fallback-notice");
     this.usageMeter = page.getByTestId("usage-meter");
+    this.retryTurnButton = page.getByTestId("retry-turn-button");
+    this.editTurnButton = page.getByTestId("edit-turn-button");
+    this.removeTurnButton = page.getByTestId("remove-turn-button");
+    this.failedUserMessages = page.locator('[data-testid="message-user"][data-failed="true"]');
   }
 
   lastAssistantMessage(): Locator {
@@ -86,6 +94,15 @@ export class ChatPage {
       status: element.getAttribute("data-status"),
       text: element.textContent ?? "",
     }));
+  }
+
+  /** Opens the in-place editor of a user message, replaces its text and sends it. */
+  async editUserMessage(message: Locator, text: string): Promise<void> {
+    await message.hover();
+    await message.getByTestId("edit-message-button").click();
+    const input = this.page.getByTestId("edit-message-input");
+    await input.fill(text);
+    await this.page.getByTestId("edit-message-send").click();
   }
 
   async signOut(): Promise<void> {

@@ -1,5 +1,6 @@
 import { convertToModelMessages, streamText, type ChatTransport, type UIMessage, type UIMessageChunk } from "ai";
 import { encodeChatError } from "./chat-error";
+import { messagesForUpstream } from "./chat-turns";
 import type { ProviderProxy } from "./provider-proxy";
 
 export interface ProxyChatTransportOptions {
@@ -41,7 +42,8 @@ export class ProxyChatTransport implements ChatTransport<UIMessage> {
   async sendMessages({ messages, abortSignal, headers, body }: SendOptions): Promise<ReadableStream<UIMessageChunk>> {
     const result = streamText({
       model: this.provider(readModel(body, this.defaultModel)),
-      messages: await convertToModelMessages(messages),
+      // A failed turn stays on screen (to edit, retry or remove) but is never sent again.
+      messages: await convertToModelMessages(messagesForUpstream(messages)),
       abortSignal,
       headers: headersToRecord(headers),
       // Retrying would spend the per-session rate limit on a request that already failed.
