@@ -7,28 +7,13 @@ import {
   type ChatCallSettings,
   type ReasoningEffort,
 } from "@/lib/client/chat-request-options";
+import { readStored, writeStored } from "@/lib/client/local-preferences";
 
 const STORAGE_KEYS = {
   model: "lwc:model",
   reasoningEffort: "lwc:reasoning-effort",
   fast: "lwc:fast",
 } as const;
-
-function readStored(key: string): string | null {
-  try {
-    return window.localStorage.getItem(key);
-  } catch {
-    return null; // storage disabled (private mode, policies)
-  }
-}
-
-function writeStored(key: string, value: string): void {
-  try {
-    window.localStorage.setItem(key, value);
-  } catch {
-    // Not remembering a preference is fine.
-  }
-}
 
 export interface ChatSettings {
   /** The chosen model, or "" while the list is loading or empty. */

@@ -28,6 +28,8 @@ export class ChatPage {
   readonly editTurnButton: Locator;
   readonly removeTurnButton: Locator;
   readonly failedUserMessages: Locator;
+  readonly conversationItems: Locator;
+  readonly storageNote: Locator;
 
   constructor(readonly page: Page) {
     this.signedInEmail = page.getByTestId("signed-in-email");
@@ -51,6 +53,8 @@ export class ChatPage {
     this.editTurnButton = page.getByTestId("edit-turn-button");
     this.removeTurnButton = page.getByTestId("remove-turn-button");
     this.failedUserMessages = page.locator('[data-testid="message-user"][data-failed="true"]');
+    this.conversationItems = page.getByTestId("conversation-item");
+    this.storageNote = page.getByTestId("storage-note");
   }
 
   lastAssistantMessage(): Locator {
@@ -105,7 +109,25 @@ export class ChatPage {
     await this.page.getByTestId("edit-message-send").click();
   }
 
+  /** Signs out, keeping this browser's conversations (the dialog's first choice). */
   async signOut(): Promise<void> {
     await this.signOutButton.click();
+    await this.page.getByTestId("sign-out-confirm").click();
+  }
+
+  /** Signs out and forgets this device's conversations, drafts and preferences. */
+  async signOutAndForget(): Promise<void> {
+    await this.signOutButton.click();
+    await this.page.getByTestId("sign-out-forget").click();
+  }
+
+  /** The conversation list entry with this title. */
+  conversation(title: string): Locator {
+    return this.conversationItems.filter({ has: this.page.getByTestId("conversation-link").getByText(title, { exact: true }) });
+  }
+
+  /** The `c` query parameter: the open conversation's id, or null for a new chat. */
+  conversationIdInUrl(): string | null {
+    return new URL(this.page.url()).searchParams.get("c");
   }
 }
