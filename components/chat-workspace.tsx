@@ -83,9 +83,11 @@ export function ChatWorkspace({ user, onSignOut, onSignInAgain, onSessionLost, s
   const placeholder =
     modelList.status === "loading"
       ? "Loading models…"
-      : modelList.models.length === 0
-        ? "No models are available for this account"
-        : "Ask anything";
+      : modelList.status === "error"
+        ? "Models couldn't be loaded"
+        : modelList.models.length === 0
+          ? "No models are available for this account"
+          : "Ask anything";
 
   const list = (
     <ConversationList
@@ -121,8 +123,8 @@ export function ChatWorkspace({ user, onSignOut, onSignInAgain, onSessionLost, s
   const controls = (
     <>
       <ModelPicker models={modelList.models} value={settings.model} onChange={settings.setModel} loading={modelList.status === "loading"} />
-      <ReasoningEffortSelect value={settings.reasoningEffort} onChange={settings.setReasoningEffort} />
-      <FastToggle checked={settings.fast} onChange={settings.setFast} />
+      <ReasoningEffortSelect value={settings.reasoningEffort} efforts={settings.efforts} onChange={settings.setReasoningEffort} />
+      {settings.fastAvailable && <FastToggle checked={settings.fast} onChange={settings.setFast} />}
     </>
   );
 

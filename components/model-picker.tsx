@@ -1,15 +1,16 @@
 import { CompactSelect } from "./compact-select";
+import type { ModelDetails } from "@/lib/client/provider-proxy";
 import { SparkIcon } from "./icons";
 
 interface ModelPickerProps {
-  models: string[];
+  models: ModelDetails[];
   value: string;
   onChange: (model: string) => void;
   loading: boolean;
   disabled?: boolean;
 }
 
-/** The model slugs the account may use (from GET /models); the first one is chosen until the person picks. */
+/** The models the account may use (from GET /models), by name; the first one is chosen until the person picks. */
 export function ModelPicker({ models, value, onChange, loading, disabled }: ModelPickerProps) {
   return (
     <CompactSelect
@@ -25,8 +26,8 @@ export function ModelPicker({ models, value, onChange, loading, disabled }: Mode
       {loading && models.length === 0 && <option value="">Loading models…</option>}
       {!loading && models.length === 0 && <option value="">No models</option>}
       {models.map((model) => (
-        <option key={model} value={model}>
-          {model}
+        <option key={model.slug} value={model.slug}>
+          {model.displayName}
         </option>
       ))}
     </CompactSelect>

@@ -1,5 +1,6 @@
 import { isProviderAuthError } from "@/lib/upstream/errors";
 import { fetchModels } from "@/lib/upstream/models";
+import type { ModelInfo } from "@/lib/upstream/types";
 import type { ServerContext } from "./context";
 import type { AuthenticatedRecord, LoadedSession } from "./session-record";
 import type { SessionManager } from "./session-manager";
@@ -20,20 +21,29 @@ function isUnauthorized(error: unknown): boolean {
   return isProviderAuthError(error) && error.status === 401;
 }
 
-/**
- * The slugs the account may pick (listed models, priority order), with tokens refreshed first and
- * one forced refresh + retry when the backend answers 401. Throws ProviderAuthError.
- */
+/** The slugs the account may pick; see fetchAccountModels. */
 export async function fetchAccountModelSlugs(
   ctx: ServerContext,
   manager: SessionManager,
   session: LoadedSession<AuthenticatedRecord>,
 ): Promise<string[]> {
-  const list = async (record: AuthenticatedRecord) =>
-    (await fetchModels(ctx.options.upstream, {
+  return (await fetchAccountModels(ctx, manager, session)).map((model) => model.slug);
+}
+
+/**
+ * The models the account may pick (listed models, priority order, full catalogue entries), with
+ * tokens refreshed first and one forced refresh + retry when the backend answers 401. Throws ProviderAuthError.
+ */
+export async function fetchAccountModels(
+  ctx: ServerContext,
+  manager: SessionManager,
+  session: LoadedSession<AuthenticatedRecord>,
+): Promise<ModelInfo[]> {
+  const list = (record: AuthenticatedRecord) =>
+    fetchModels(ctx.options.upstream, {
       accessToken: record.tokens.accessToken,
       accountId: record.account.accountId,
-    })).map((model) => model.slug);
+    });
 
   const record = await manager.freshTokens(session);
   try {

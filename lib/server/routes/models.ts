@@ -1,5 +1,6 @@
 import { isProviderAuthError, isRefreshTokenInvalid } from "@/lib/upstream/errors";
-import { fetchAccountModelSlugs, type AccountModelsCache } from "../account-models";
+import { toModelDetails } from "@/lib/upstream/models";
+import { fetchAccountModels, type AccountModelsCache } from "../account-models";
 import type { ServerContext } from "../context";
 import { jsonResponse } from "../json";
 import type { RouteHandler } from "../router";
@@ -12,15 +13,19 @@ function modelsError(status: number, error: string, message: string): Response {
   return jsonResponse({ models: [], error, message }, { status });
 }
 
-/** GET /models: the account's listed model slugs. */
+/**
+ * GET /models: the account's listed model slugs, plus `modelDetails` (an extension beside the
+ * contract's field): name, reasoning efforts, service tiers and input modalities per slug.
+ */
 export function createModelsRoute(ctx: ServerContext, manager: SessionManager, cache: AccountModelsCache): RouteHandler {
   return async (request) => {
     const session = await manager.read(request);
     if (!isAuthenticated(session)) return modelsError(401, "not_authenticated", NOT_AUTHENTICATED_MESSAGE);
     try {
-      const slugs = await fetchAccountModelSlugs(ctx, manager, session);
+      const models = await fetchAccountModels(ctx, manager, session);
+      const slugs = models.map((model) => model.slug);
       cache.remember(session.record.account.accountId, slugs);
-      return jsonResponse({ models: slugs });
+      return jsonResponse({ models: slugs, modelDetails: models.map(toModelDetails) });
     } catch (error) {
       if (isRefreshTokenInvalid(error)) return modelsError(401, "not_authenticated", NOT_AUTHENTICATED_MESSAGE);
       if (!isProviderAuthError(error)) throw error;
