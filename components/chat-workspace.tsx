@@ -59,6 +59,16 @@ export function ChatWorkspace({ user, onSignOut, onSignInAgain, onSessionLost, s
       ? metadata.usage
       : { ...metadata.usage, primary: { usedPercent: 100, windowMinutes: metadata.usage?.primary?.windowMinutes, resetsAt: limitResetsAt } };
 
+  // A turn refused as signed out means the login is gone: re-read the session, which brings up the
+  // sign-in screen with the reason (the conversation stays in this browser).
+  const onLatestFailure = useCallback(
+    (failure: ChatErrorInfo | undefined) => {
+      setLatestFailure(failure);
+      if (failure?.code === "not_authenticated") onSessionLost();
+    },
+    [onSessionLost],
+  );
+
   const { startNew, open } = conversations;
   const newChat = useCallback(
     (carried?: ChatUIMessage[], draft?: string) => {
@@ -182,7 +192,7 @@ export function ChatWorkspace({ user, onSignOut, onSignInAgain, onSessionLost, s
               notices={notices}
               onMessagesSettled={conversations.saveMessages}
               onDraftChange={conversations.saveDraft}
-              onLatestFailureChange={setLatestFailure}
+              onLatestFailureChange={onLatestFailure}
               onNewChatWith={newChat}
               onSignInAgain={onSignInAgain}
             />

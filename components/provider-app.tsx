@@ -140,7 +140,7 @@ export function ProviderApp() {
           headingRef={headingRef}
         />
       ) : (
-        <SignInScreen onSignIn={signIn} busy={busy} headingRef={headingRef} />
+        <SignInScreen onSignIn={signIn} busy={busy} notice={session.signedOutReason} headingRef={headingRef} />
       )}
     </AuthLayout>
   );

@@ -27,7 +27,7 @@ export function ReasoningEffortSelect({ value, efforts, onChange, disabled }: Re
       data-testid="reasoning-effort"
       icon={<GaugeIcon className="size-3.5" />}
       title="Reasoning effort"
-      className="shrink-0"
+      className="min-w-0 shrink max-[400px]:max-w-[5.25rem]"
       value={value}
       disabled={disabled}
       onChange={(event) => {
