@@ -5,12 +5,35 @@
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { createServer } from "node:net";
 import { startMockUpstream } from "../mock-upstream/server";
 
 const appPort = Number(process.env.PORT ?? 3000);
 const mockPort = Number(process.env.MOCK_UPSTREAM_PORT ?? 4010);
 
+/** True when nothing listens on the port (tried the way each server binds: next on all interfaces, the mock on loopback). */
+function portIsFree(port: number, host?: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once("error", () => resolve(false));
+    probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve(true)));
+  });
+}
+
+/** One clear line and the fix, instead of a banner followed by an EADDRINUSE stack. */
+async function refuseBusyPorts(): Promise<void> {
+  const busy: string[] = [];
+  if (!(await portIsFree(appPort))) busy.push(`Port ${appPort} (the app) is already in use; free it or run with another: PORT=${appPort + 1} npm run demo`);
+  if (!(await portIsFree(mockPort, "127.0.0.1"))) {
+    busy.push(`Port ${mockPort} (the mock provider) is already in use; free it or run with another: MOCK_UPSTREAM_PORT=${mockPort + 1} npm run demo`);
+  }
+  if (busy.length === 0) return;
+  for (const line of busy) console.error(line);
+  process.exit(1);
+}
+
 async function main(): Promise<void> {
+  await refuseBusyPorts();
   const mock = await startMockUpstream({ port: mockPort, host: "127.0.0.1" });
   const env = {
     ...process.env,
