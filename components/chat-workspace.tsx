@@ -187,6 +187,7 @@ export function ChatWorkspace({ user, onSignOut, onSignInAgain, onSessionLost, s
               initialDraft={active.draft}
               transport={transport}
               callSettings={settings.current}
+              imagesAllowed={settings.imagesAccepted}
               placeholder={placeholder}
               controls={controls}
               notices={notices}

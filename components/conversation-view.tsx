@@ -2,7 +2,8 @@
 
 import { useChat } from "@ai-sdk/react";
 import { useEffect, useRef, useState, type ReactNode } from "react";
-import type { ChatTransport } from "ai";
+import type { ChatTransport, FileUIPart } from "ai";
+import { IMAGE_LIMITS, imageFileProblem, prepareImage } from "@/lib/client/image-attachments";
 import { decodeChatError, type ChatErrorInfo } from "@/lib/client/chat-error";
 import { chatRequestOptions, type ChatCallSettings } from "@/lib/client/chat-request-options";
 import {
@@ -33,6 +34,8 @@ interface ConversationViewProps {
   transport: ChatTransport<ChatUIMessage>;
   /** The model settings for the next call, or null while no model can be used. */
   callSettings: ChatCallSettings | null;
+  /** The chosen model takes images. */
+  imagesAllowed: boolean;
   placeholder: string;
   /** Model / effort / Fast controls under the text box. */
   controls: ReactNode;
@@ -55,6 +58,7 @@ export function ConversationView({
   initialDraft,
   transport,
   callSettings,
+  imagesAllowed,
   placeholder,
   controls,
   notices,
@@ -93,6 +97,8 @@ export function ConversationView({
   const { atBottom, scrollToBottom } = useStickToBottom(scrollRef, contentRef);
   const [draft, setDraft] = useState(initialDraft);
   const [editingId, setEditingId] = useState<string | null>(null);
+  const [attachments, setAttachments] = useState<{ id: string; part: FileUIPart }[]>([]);
+  const [attachError, setAttachError] = useState<string | null>(null);
   // Set from the moment a turn starts until its call settles: a second submit in between (a double
   // click, Enter pressed twice) is ignored even before React has re-rendered with the new status.
   const startingRef = useRef(false);
@@ -138,7 +144,43 @@ export function ConversationView({
     return true;
   };
 
-  const send = (text: string): boolean => startTurn((options) => sendMessage({ text }, options));
+  /** Checks and shrinks picked, pasted or dropped files; problems are said before anything is sent. */
+  const addFiles = async (files: File[]) => {
+    setAttachError(null);
+    let room = IMAGE_LIMITS.maxImages - attachments.length;
+    for (const file of files) {
+      const problem = imageFileProblem(file);
+      if (problem) {
+        setAttachError(problem);
+        continue;
+      }
+      if (room <= 0) {
+        setAttachError(`Up to ${IMAGE_LIMITS.maxImages} images per message.`);
+        break;
+      }
+      room -= 1;
+      try {
+        const part = await prepareImage(file);
+        setAttachments((current) => [...current, { id: crypto.randomUUID(), part }]);
+      } catch (caught) {
+        setAttachError(caught instanceof Error ? caught.message : "The image could not be attached.");
+      }
+    }
+  };
+
+  const send = (text: string): boolean => {
+    if (attachments.length > 0 && !imagesAllowed) {
+      setAttachError("The chosen model doesn't take images. Pick another model or remove the images.");
+      return false;
+    }
+    const files = attachments.map((attachment) => attachment.part);
+    const started = startTurn((options) => sendMessage(files.length > 0 ? { text, files } : { text }, options));
+    if (started) {
+      setAttachments([]);
+      setAttachError(null);
+    }
+    return started;
+  };
 
   const regenerateLast = () => {
     startTurn((options) => regenerate(options));
@@ -266,6 +308,11 @@ export function ConversationView({
             canSend={Boolean(callSettings)}
             placeholder={placeholder}
             controls={controls}
+            attachments={attachments.map((attachment) => ({ id: attachment.id, url: attachment.part.url, name: attachment.part.filename ?? "image" }))}
+            imagesAllowed={imagesAllowed}
+            onAddFiles={(files) => void addFiles(files)}
+            onRemoveAttachment={(id) => setAttachments((current) => current.filter((attachment) => attachment.id !== id))}
+            attachError={attachError}
           />
           <p className="hidden text-center text-[11px] text-muted-foreground sm:block">
             Answers can be wrong. Messages count against your ChatGPT plan.

@@ -20,6 +20,7 @@ interface UserMessageProps {
 /** The person's message: a bubble, an edit button, and "Not sent" when its turn failed. */
 export function UserMessage({ message, editing, onStartEdit, onCancelEdit, onSubmitEdit }: UserMessageProps) {
   const text = textOf(message);
+  const images = message.parts.filter((part) => part.type === "file" && part.mediaType.startsWith("image/"));
   const failed = failureOf(message) !== undefined;
   const [draft, setDraft] = useState(text);
 
@@ -72,12 +73,22 @@ export function UserMessage({ message, editing, onStartEdit, onCancelEdit, onSub
         </button>
       )}
       <div className="flex max-w-[85%] flex-col items-end gap-1">
-        <div
+        {images.length > 0 && (
+          <div className="flex flex-wrap justify-end gap-2">
+            {images.map((part, index) =>
+              part.type === "file" ? (
+                // eslint-disable-next-line @next/next/no-img-element -- the person's own image, kept as a data URL
+                <img key={index} data-testid="message-image" src={part.url} alt={part.filename ?? "Attached image"} className="max-h-48 max-w-full rounded-xl border border-border object-contain" />
+              ) : null,
+            )}
+          </div>
+        )}
+        {text && <div
           dir="auto"
           className={`max-w-full rounded-[1.25rem] bg-user-bubble px-4 py-2.5 text-[15px] leading-6 whitespace-pre-wrap [overflow-wrap:anywhere] text-foreground ${failed ? "opacity-70" : ""}`}
         >
           {text}
-        </div>
+        </div>}
         {failed && <span className="text-xs font-medium text-destructive">Failed · left out of what the model sees</span>}
       </div>
     </div>

@@ -1,5 +1,6 @@
 import { isRecord } from "./http-util";
 import { stripMarkers } from "./faults";
+import { describeReceivedImages, imagesInLastUserMessage } from "./images-in";
 
 const SUMMARY_SOURCE_MAX_CHARS = 60;
 
@@ -39,7 +40,7 @@ export function replyFor(input: readonly Record<string, unknown>[]): string {
   const last = texts.at(-1) ?? "";
   let reply = `You said: "${last}".`;
   if (texts.length > 1) reply += ` Earlier you said: "${texts[0]}".`;
-  return reply;
+  return reply + describeReceivedImages(imagesInLastUserMessage(input));
 }
 
 export function reasoningSummaryFor(input: readonly Record<string, unknown>[]): string {

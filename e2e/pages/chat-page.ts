@@ -30,6 +30,10 @@ export class ChatPage {
   readonly failedUserMessages: Locator;
   readonly conversationItems: Locator;
   readonly storageNote: Locator;
+  readonly attachInput: Locator;
+  readonly attachButton: Locator;
+  readonly attachments: Locator;
+  readonly attachError: Locator;
 
   constructor(readonly page: Page) {
     this.signedInEmail = page.getByTestId("signed-in-email");
@@ -55,6 +59,10 @@ export class ChatPage {
     this.failedUserMessages = page.locator('[data-testid="message-user"][data-failed="true"]');
     this.conversationItems = page.getByTestId("conversation-item");
     this.storageNote = page.getByTestId("storage-note");
+    this.attachInput = page.getByTestId("attach-input");
+    this.attachButton = page.getByTestId("attach-button");
+    this.attachments = page.getByTestId("attachment");
+    this.attachError = page.getByTestId("attach-error");
   }
 
   lastAssistantMessage(): Locator {
