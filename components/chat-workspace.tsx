@@ -13,6 +13,7 @@ import { ConversationList } from "./conversation-list";
 import { ConversationView } from "./conversation-view";
 import { FallbackNotice } from "./fallback-notice";
 import { FastToggle } from "./fast-toggle";
+import { ImageModeToggle } from "./image-mode-toggle";
 import { XIcon } from "./icons";
 import { ModelPicker } from "./model-picker";
 import { ReasoningEffortSelect } from "./reasoning-effort-select";
@@ -49,6 +50,7 @@ export function ChatWorkspace({ user, onSignOut, onSignInAgain, onSessionLost, s
   const [latestFailure, setLatestFailure] = useState<ChatErrorInfo | undefined>(undefined);
   const [drawerOpen, setDrawerOpen] = useState(false);
   const [signOutAsked, setSignOutAsked] = useState(false);
+  const [imageMode, setImageMode] = useState(false);
 
   const showFallback = Boolean(metadata.serviceTierFallback) && metadata.replyCount !== dismissedFallbackReply;
   // One source of truth for the reset time: while the latest turn failed on the usage limit, the
@@ -135,6 +137,7 @@ export function ChatWorkspace({ user, onSignOut, onSignInAgain, onSessionLost, s
       <ModelPicker models={modelList.models} value={settings.model} onChange={settings.setModel} loading={modelList.status === "loading"} />
       <ReasoningEffortSelect value={settings.reasoningEffort} efforts={settings.efforts} onChange={settings.setReasoningEffort} />
       {settings.fastAvailable && <FastToggle checked={settings.fast} onChange={settings.setFast} />}
+      <ImageModeToggle checked={imageMode} onChange={setImageMode} />
     </>
   );
 
@@ -188,6 +191,7 @@ export function ChatWorkspace({ user, onSignOut, onSignInAgain, onSessionLost, s
               transport={transport}
               callSettings={settings.current}
               imagesAllowed={settings.imagesAccepted}
+              imageMode={imageMode}
               placeholder={placeholder}
               controls={controls}
               notices={notices}

@@ -36,6 +36,8 @@ interface ConversationViewProps {
   callSettings: ChatCallSettings | null;
   /** The chosen model takes images. */
   imagesAllowed: boolean;
+  /** The "make a picture" switch is on: the next message asks for an image. */
+  imageMode: boolean;
   placeholder: string;
   /** Model / effort / Fast controls under the text box. */
   controls: ReactNode;
@@ -59,6 +61,7 @@ export function ConversationView({
   transport,
   callSettings,
   imagesAllowed,
+  imageMode,
   placeholder,
   controls,
   notices,
@@ -134,11 +137,11 @@ export function ConversationView({
   }, [draft, onDraftChange]);
 
   /** Starts one call at a time; returns false (and does nothing) while another is starting or running. */
-  const startTurn = (call: (options: ReturnType<typeof chatRequestOptions>) => Promise<void>): boolean => {
+  const startTurn = (call: (options: ReturnType<typeof chatRequestOptions>) => Promise<void>, generateImage = false): boolean => {
     if (!callSettings || busy || startingRef.current) return false;
     startingRef.current = true;
     scrollToBottom();
-    void call(chatRequestOptions(callSettings)).finally(() => {
+    void call(chatRequestOptions({ ...callSettings, generateImage })).finally(() => {
       startingRef.current = false;
     });
     return true;
@@ -168,13 +171,17 @@ export function ConversationView({
     }
   };
 
-  const send = (text: string): boolean => {
+  const send = (typed: string): boolean => {
+    // `/image <prompt>` asks for a picture, like the switch.
+    const command = /^\/image\s+/i.exec(typed);
+    const text = command ? typed.slice(command[0].length) : typed;
+    const generateImage = imageMode || command !== null;
     if (attachments.length > 0 && !imagesAllowed) {
       setAttachError("The chosen model doesn't take images. Pick another model or remove the images.");
       return false;
     }
     const files = attachments.map((attachment) => attachment.part);
-    const started = startTurn((options) => sendMessage(files.length > 0 ? { text, files } : { text }, options));
+    const started = startTurn((options) => sendMessage(files.length > 0 ? { text, files } : { text }, options), generateImage);
     if (started) {
       setAttachments([]);
       setAttachError(null);

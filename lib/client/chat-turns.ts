@@ -54,9 +54,36 @@ export function markLastTurnFailed<M extends UIMessage>(messages: readonly M[], 
   return [...before, { ...user, metadata: { ...messageMetadata(user), failure } } as M, ...answers];
 }
 
-/** The conversation as the model should see it: failed turns left out. */
+/**
+ * The conversation as the model should see it: failed turns left out, and generated images left
+ * out of earlier answers (they were made upstream and are not stored there; their text stays).
+ */
 export function messagesForUpstream<M extends UIMessage>(messages: readonly M[]): M[] {
-  return messages.filter((message) => !isFailedMessage(message));
+  return messages
+    .filter((message) => !isFailedMessage(message))
+    .map((message) =>
+      message.role === "assistant" ? ({ ...message, parts: message.parts.filter((part) => !part.type.startsWith("tool-")) } as M) : message,
+    )
+    .filter((message) => message.parts.length > 0);
+}
+
+export interface GeneratedImage {
+  /** base64 PNG */
+  base64: string;
+  /** True while it is a partial image of a generation still streaming. */
+  partial: boolean;
+}
+
+/** The images an answer generated (the image_generation tool's results), latest state of each. */
+export function generatedImagesOf(message: UIMessage): GeneratedImage[] {
+  const images: GeneratedImage[] = [];
+  for (const part of message.parts) {
+    if (part.type !== "tool-image_generation" || !("output" in part)) continue;
+    const output = part.output as { result?: unknown } | undefined;
+    if (typeof output?.result !== "string" || output.result === "") continue;
+    images.push({ base64: output.result, partial: "preliminary" in part && part.preliminary === true });
+  }
+  return images;
 }
 
 /** Removes a user message and the answers that follow it (up to the next user message). */
