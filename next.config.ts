@@ -16,6 +16,8 @@ const nextConfig: NextConfig = {
   async headers() {
     return [{ source: "/:path*", headers: STATIC_SECURITY_HEADERS }];
   },
+  // The dev-tools badge sits over the message box's controls on a phone; the demo runs `next dev`.
+  devIndicators: false,
 };
 
 export default nextConfig;

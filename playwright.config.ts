@@ -2,6 +2,7 @@ import { defineConfig } from "@playwright/test";
 import {
   APP_PORT,
   APP_URL,
+  E2E_MAX_REQUEST_BYTES,
   E2E_RATE_LIMIT_PER_MINUTE,
   E2E_SESSION_SECRET,
   E2E_STREAM_CHUNK_DELAY_MS,
@@ -94,6 +95,7 @@ export default defineConfig({
         LWC_CODEX_BASE_URL: `${MOCK_UPSTREAM_URL}/backend-api/codex`,
         LWC_SECRET: E2E_SESSION_SECRET,
         LWC_RATE_LIMIT_PER_MINUTE: String(E2E_RATE_LIMIT_PER_MINUTE),
+        LWC_MAX_REQUEST_BYTES: String(E2E_MAX_REQUEST_BYTES),
         // Every test signs in from 127.0.0.1; keep the login limiter out of the way of a full run.
         LWC_LOGIN_RATE_LIMIT_PER_MINUTE: "1000",
         LWC_LOGIN_GLOBAL_RATE_LIMIT_PER_MINUTE: "1000",

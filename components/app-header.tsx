@@ -2,23 +2,34 @@ import type { SessionUser } from "@/lib/client/session-state";
 import type { UsageSnapshot } from "@/lib/client/usage-headers";
 import { BrandMark } from "./brand-mark";
 import { ghostButton } from "./button-styles";
-import { PlusIcon, SignOutIcon } from "./icons";
+import { MenuIcon, PlusIcon, SignOutIcon } from "./icons";
 import { UsageMeter } from "./usage-meter";
 
 interface AppHeaderProps {
   user: SessionUser;
   usage?: UsageSnapshot;
   onNewChat: () => void;
+  /** Opens the conversation list (a drawer on narrow screens; wide screens show it as a sidebar). */
+  onOpenConversations: () => void;
   onSignOut: () => void;
   signingOut: boolean;
 }
 
 /** Signed-in header: new chat on the left; usage, account and sign-out on the right. */
-export function AppHeader({ user, usage, onNewChat, onSignOut, signingOut }: AppHeaderProps) {
+export function AppHeader({ user, usage, onNewChat, onOpenConversations, onSignOut, signingOut }: AppHeaderProps) {
   return (
     <header className="flex h-14 shrink-0 items-center gap-2 border-b border-border bg-background/90 px-3 backdrop-blur sm:px-5">
       <div className="flex min-w-0 items-center gap-2">
-        <BrandMark className="size-7" />
+        <button
+          type="button"
+          data-testid="conversations-button"
+          onClick={onOpenConversations}
+          aria-label="Conversations"
+          className={`${ghostButton} -ml-1 px-2 lg:hidden`}
+        >
+          <MenuIcon className="size-5" />
+        </button>
+        <BrandMark className="size-7 max-[380px]:hidden" />
         <span className="hidden text-[15px] font-semibold tracking-tight md:inline">Sign in with ChatGPT</span>
         <button type="button" data-testid="new-chat-button" onClick={onNewChat} className={`${ghostButton} ml-1 px-2.5 sm:px-3`}>
           <PlusIcon className="size-4" />

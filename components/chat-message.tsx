@@ -1,17 +1,11 @@
 "use client";
 
 import type { UIMessage } from "ai";
+import { generatedImagesOf, messageMetadata, textOf } from "@/lib/client/chat-turns";
 import { CopyButton } from "./copy-button";
 import { iconButton } from "./button-styles";
 import { MarkdownContent } from "./markdown-content";
 import { ReasoningSummary } from "./reasoning-summary";
-
-function textOf(message: UIMessage): string {
-  return message.parts
-    .filter((part) => part.type === "text")
-    .map((part) => part.text)
-    .join("");
-}
 
 function reasoningOf(message: UIMessage): string {
   return message.parts
@@ -21,28 +15,46 @@ function reasoningOf(message: UIMessage): string {
     .join("\n\n");
 }
 
-/** One message of the conversation: the person's text in a bubble, the model's answer as Markdown. */
-export function ChatMessage({ message, streaming }: { message: UIMessage; streaming: boolean }) {
-  if (message.role === "user") {
-    return (
-      <div data-testid="message-user" className="flex justify-end">
-        <div className="max-w-[85%] rounded-[1.25rem] bg-user-bubble px-4 py-2.5 text-[15px] leading-6 whitespace-pre-wrap break-words text-foreground">
-          {textOf(message)}
-        </div>
-      </div>
-    );
-  }
-
+/** One answer of the model, as Markdown (the person's messages are UserMessage). */
+export function AssistantMessage({ message, streaming }: { message: UIMessage; streaming: boolean }) {
   const text = textOf(message);
   const reasoning = reasoningOf(message);
   const thinking = streaming && text.length === 0;
+  const partOfFailedTurn = messageMetadata(message).failedTurn === true;
+  // While the answer streams and no text has followed, the image is still being drawn: the UI stream
+  // delivers each partial image as the tool's latest output, then the final one.
+  const imageInProgress = streaming && text.length === 0;
+  const images = generatedImagesOf(message).map((image) => ({ ...image, partial: image.partial || imageInProgress }));
   return (
-    <article data-testid="message-assistant" data-status={streaming ? "streaming" : "done"} aria-label="Answer" className="group/message min-w-0">
+    <article
+      data-testid="message-assistant"
+      data-status={streaming ? "streaming" : "done"}
+      data-failed={partOfFailedTurn ? "true" : undefined}
+      aria-label="Answer"
+      dir="auto"
+      className={`group/message min-w-0 [overflow-wrap:anywhere] ${partOfFailedTurn ? "opacity-70" : ""}`}
+    >
       {reasoning && <ReasoningSummary text={reasoning} thinking={thinking} />}
+      {images.map((image, index) => {
+        const src = `data:image/png;base64,${image.base64}`;
+        return (
+          <figure key={index} className="my-2" data-testid={image.partial ? "image-partial" : "generated-image"}>
+            {/* eslint-disable-next-line @next/next/no-img-element -- a generated image held as a data URL */}
+            <img src={src} alt={image.partial ? "Image being generated" : "Generated image"} className={`h-auto max-w-full rounded-xl border border-border ${image.partial ? "opacity-80 blur-[1px]" : ""}`} />
+            {!image.partial && (
+              <figcaption className="mt-1.5">
+                <a href={src} download={`image-${message.id.slice(0, 8)}-${index + 1}.png`} data-testid="download-image" className="text-[13px] font-medium text-accent-foreground underline underline-offset-2">
+                  Download image
+                </a>
+              </figcaption>
+            )}
+          </figure>
+        );
+      })}
       {text ? (
         <MarkdownContent text={text} streaming={streaming} className="text-[15px] leading-7 text-foreground" />
       ) : (
-        !streaming && <p className="text-sm italic text-muted-foreground">No answer text.</p>
+        !streaming && images.length === 0 && <p className="text-sm italic text-muted-foreground">No answer text.</p>
       )}
       {!streaming && text && (
         <div className="-ml-2 mt-1 flex opacity-100 transition-opacity sm:opacity-0 sm:group-hover/message:opacity-100 sm:focus-within:opacity-100">

@@ -24,7 +24,7 @@ export function FastToggle({ checked, onChange, disabled }: FastToggleProps) {
       }`}
     >
       <BoltIcon className="size-3.5" />
-      Fast
+      <span className="max-[400px]:sr-only">Fast</span>
       <span
         aria-hidden="true"
         className={`relative ml-0.5 hidden h-3.5 w-6 rounded-full sm:inline-block transition-colors ${checked ? "bg-accent" : "bg-input"}`}

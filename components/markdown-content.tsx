@@ -1,11 +1,14 @@
 "use client";
 
 import { createContext, useContext, type ComponentProps } from "react";
+import { math } from "@streamdown/math";
 import { defaultComponents, Streamdown, type Components, type ExtraProps } from "streamdown";
+import "katex/dist/katex.min.css";
 import { codeHighlighter } from "@/lib/client/code-highlighter";
 import { imageAsLink } from "@/lib/client/markdown-policy";
 
-const PLUGINS = { code: codeHighlighter };
+// Maths: `$$…$$` (inline or as a block) renders with KaTeX; a single `$` stays text, so prices survive.
+const PLUGINS = { code: codeHighlighter, math };
 const StreamdownLink = defaultComponents.a;
 /** True inside a link of the answer, where an image must not become a second, nested link. */
 const InsideLink = createContext(false);

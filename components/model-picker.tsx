@@ -1,15 +1,16 @@
 import { CompactSelect } from "./compact-select";
+import type { ModelDetails } from "@/lib/client/provider-proxy";
 import { SparkIcon } from "./icons";
 
 interface ModelPickerProps {
-  models: string[];
+  models: ModelDetails[];
   value: string;
   onChange: (model: string) => void;
   loading: boolean;
   disabled?: boolean;
 }
 
-/** The model slugs the account may use (from GET /models); the first one is chosen until the person picks. */
+/** The models the account may use (from GET /models), by name; the first one is chosen until the person picks. */
 export function ModelPicker({ models, value, onChange, loading, disabled }: ModelPickerProps) {
   return (
     <CompactSelect
@@ -20,13 +21,13 @@ export function ModelPicker({ models, value, onChange, loading, disabled }: Mode
       value={value}
       onChange={(event) => onChange(event.target.value)}
       disabled={disabled || loading || models.length === 0}
-      className="min-w-0 max-w-[12rem] shrink"
+      className="min-w-[8.5rem] max-w-[12rem] shrink"
     >
       {loading && models.length === 0 && <option value="">Loading models…</option>}
       {!loading && models.length === 0 && <option value="">No models</option>}
       {models.map((model) => (
-        <option key={model} value={model}>
-          {model}
+        <option key={model.slug} value={model.slug}>
+          {model.displayName}
         </option>
       ))}
     </CompactSelect>

@@ -170,7 +170,7 @@ export function ProviderApp({ modelAccess = true }: { modelAccess?: boolean }) {
           headingRef={headingRef}
         />
       ) : (
-        <SignInScreen onSignIn={signIn} busy={busy} headingRef={headingRef} />
+        <SignInScreen onSignIn={signIn} busy={busy} notice={session.signedOutReason} headingRef={headingRef} />
       )}
     </AuthLayout>
   );

@@ -1,4 +1,4 @@
-import { REASONING_EFFORTS, isReasoningEffort, type ReasoningEffort } from "@/lib/client/chat-request-options";
+import { isReasoningEffort, type ReasoningEffort } from "@/lib/client/chat-request-options";
 import { CompactSelect } from "./compact-select";
 import { GaugeIcon } from "./icons";
 
@@ -12,12 +12,14 @@ const LABELS: Record<ReasoningEffort, string> = {
 
 interface ReasoningEffortSelectProps {
   value: ReasoningEffort;
+  /** The efforts the chosen model accepts. */
+  efforts: readonly ReasoningEffort[];
   onChange: (effort: ReasoningEffort) => void;
   disabled?: boolean;
 }
 
 /** How hard the model should think; sent as the x-login-with-provider-reasoning-effort header. */
-export function ReasoningEffortSelect({ value, onChange, disabled }: ReasoningEffortSelectProps) {
+export function ReasoningEffortSelect({ value, efforts, onChange, disabled }: ReasoningEffortSelectProps) {
   return (
     <CompactSelect
       id="reasoning-effort"
@@ -25,14 +27,14 @@ export function ReasoningEffortSelect({ value, onChange, disabled }: ReasoningEf
       data-testid="reasoning-effort"
       icon={<GaugeIcon className="size-3.5" />}
       title="Reasoning effort"
-      className="shrink-0"
+      className="min-w-0 shrink max-[400px]:max-w-[5.25rem]"
       value={value}
       disabled={disabled}
       onChange={(event) => {
         if (isReasoningEffort(event.target.value)) onChange(event.target.value);
       }}
     >
-      {REASONING_EFFORTS.map((effort) => (
+      {efforts.map((effort) => (
         <option key={effort} value={effort}>
           {LABELS[effort]}
         </option>

@@ -5,12 +5,14 @@ import { ConsentNote } from "./consent-note";
 interface SignInScreenProps {
   onSignIn: () => void;
   busy: boolean;
+  /** Why the person is back here (a login that ended on its own), shown above the button. */
+  notice?: string | null;
   /** The screen's heading; focus moves here when a user action brings this screen up. */
   headingRef?: Ref<HTMLHeadingElement>;
 }
 
 /** The first screen: what the app does, what signing in means, and one clear button. */
-export function SignInScreen({ onSignIn, busy, headingRef }: SignInScreenProps) {
+export function SignInScreen({ onSignIn, busy, notice, headingRef }: SignInScreenProps) {
   return (
     <div className="flex flex-col gap-6">
       <div>
@@ -20,6 +22,11 @@ export function SignInScreen({ onSignIn, busy, headingRef }: SignInScreenProps) 
           ChatGPT&apos;s own page with a one-time code.
         </p>
       </div>
+      {notice && (
+        <p role="status" data-testid="signed-out-reason" className="rounded-xl border border-border bg-muted px-4 py-3 text-sm leading-6 text-foreground">
+          {notice}
+        </p>
+      )}
       <ConsentNote />
       <button type="button" data-testid="sign-in-button" className={`${primaryButton} w-full`} onClick={onSignIn} disabled={busy} aria-busy={busy}>
         {busy ? "Getting a code…" : "Sign in with ChatGPT"}

@@ -7,6 +7,9 @@ import {
   type ChatCallSettings,
   type ReasoningEffort,
 } from "@/lib/client/chat-request-options";
+import { readStored, writeStored } from "@/lib/client/local-preferences";
+import { acceptsImages, clampEffort, effortsFor, offersFast } from "@/lib/client/model-capabilities";
+import type { ModelDetails } from "@/lib/client/provider-proxy";
 
 const STORAGE_KEYS = {
   model: "lwc:model",
@@ -14,27 +17,18 @@ const STORAGE_KEYS = {
   fast: "lwc:fast",
 } as const;
 
-function readStored(key: string): string | null {
-  try {
-    return window.localStorage.getItem(key);
-  } catch {
-    return null; // storage disabled (private mode, policies)
-  }
-}
-
-function writeStored(key: string, value: string): void {
-  try {
-    window.localStorage.setItem(key, value);
-  } catch {
-    // Not remembering a preference is fine.
-  }
-}
-
 export interface ChatSettings {
   /** The chosen model, or "" while the list is loading or empty. */
   model: string;
+  /** The effort that will be sent: the preferred one, clamped to what the chosen model accepts. */
   reasoningEffort: ReasoningEffort;
+  /** The efforts the chosen model accepts. */
+  efforts: ReasoningEffort[];
+  /** Fast as it will be sent: only where the chosen model has the priority tier. */
   fast: boolean;
+  fastAvailable: boolean;
+  /** Whether the chosen model takes images as input. */
+  imagesAccepted: boolean;
   setModel(model: string): void;
   setReasoningEffort(effort: ReasoningEffort): void;
   setFast(fast: boolean): void;
@@ -44,10 +38,12 @@ export interface ChatSettings {
 
 /**
  * The model, reasoning effort and Fast choices, remembered in localStorage. The model falls back to the
- * first listed one when the remembered choice is not (or no longer) in the account's list.
+ * first listed one when the remembered choice is not (or no longer) in the account's list. Switching
+ * models clamps what is sent to what the new model accepts; the preference itself is kept, so
+ * switching back restores it.
  * Only rendered in the browser (the signed-in screen never renders on the server), so storage is readable.
  */
-export function useChatSettings(models: string[]): ChatSettings {
+export function useChatSettings(models: ModelDetails[]): ChatSettings {
   const [preferredModel, setPreferredModel] = useState<string | null>(() => readStored(STORAGE_KEYS.model));
   const [reasoningEffort, setEffortState] = useState<ReasoningEffort>(() => {
     const stored = readStored(STORAGE_KEYS.reasoningEffort);
@@ -55,7 +51,11 @@ export function useChatSettings(models: string[]): ChatSettings {
   });
   const [fast, setFastState] = useState<boolean>(() => readStored(STORAGE_KEYS.fast) === "true");
 
-  const model = preferredModel && models.includes(preferredModel) ? preferredModel : (models[0] ?? "");
+  const details = models.find((candidate) => candidate.slug === preferredModel) ?? models[0];
+  const model = details?.slug ?? "";
+  const effort = clampEffort(reasoningEffort, details);
+  const fastAvailable = offersFast(details);
+  const effectiveFast = fast && fastAvailable;
 
   const setModel = useCallback((next: string) => {
     setPreferredModel(next);
@@ -72,11 +72,14 @@ export function useChatSettings(models: string[]): ChatSettings {
 
   return {
     model,
-    reasoningEffort,
-    fast,
+    reasoningEffort: effort,
+    efforts: effortsFor(details),
+    fast: effectiveFast,
+    fastAvailable,
+    imagesAccepted: acceptsImages(details),
     setModel,
     setReasoningEffort,
     setFast,
-    current: model ? { model, reasoningEffort, fast } : null,
+    current: model ? { model, reasoningEffort: effort, fast: effectiveFast } : null,
   };
 }

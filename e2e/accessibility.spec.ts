@@ -33,6 +33,9 @@ test.describe("keyboard only", () => {
 
     await tabTo(page, "sign-out-button");
     await page.keyboard.press("Enter");
+    // The sign-out dialog opens with its first choice (keep conversations) focused.
+    await expect(page.getByTestId("sign-out-confirm")).toBeFocused();
+    await page.keyboard.press("Enter");
     await expect(signInPage.signInButton).toBeVisible();
   });
 });

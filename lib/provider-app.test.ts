@@ -28,7 +28,7 @@ describe("lib/provider-app", () => {
       allowedOrigins: [],
       sessionTtlMs: 604_800_000,
       enableResponsesProxy: true,
-      responsesProxy: { rateLimit: { limit: 30, windowMs: 60_000 }, maxRequestBytes: 1_048_576, maxStreamMs: 290_000 },
+      responsesProxy: { rateLimit: { limit: 30, windowMs: 60_000 }, maxRequestBytes: 4_000_000, maxStreamMs: 290_000 },
       loginRateLimit: { limit: 10, windowMs: 60_000 },
       trustedProxyHops: 1,
       upstream: {},

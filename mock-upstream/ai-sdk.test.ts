@@ -27,6 +27,29 @@ const providerOptions = {
 };
 
 describe("AI SDK streamText against the mock", () => {
+  it("streams an image generation as partial images, then the final image", async () => {
+    const openai = createOpenAI({ baseURL: mock.codexBaseUrl, apiKey: tokens.access_token, headers: { "ChatGPT-Account-ID": "acct_demo" } });
+    const result = streamText({
+      model: model(),
+      prompt: "a red fox",
+      providerOptions,
+      maxRetries: 0,
+      tools: { image_generation: openai.tools.imageGeneration({ outputFormat: "png", partialImages: 2 }) },
+      toolChoice: { type: "tool", toolName: "image_generation" },
+    });
+    // Each partial image and the final one reach the UI stream as an output of the same tool call
+    // (the UI stream does not keep the provider's `preliminary` flag: the last output is the image).
+    const outputs: { toolCallId: string; png: Buffer }[] = [];
+    for await (const chunk of result.toUIMessageStream()) {
+      if (chunk.type !== "tool-output-available") continue;
+      outputs.push({ toolCallId: chunk.toolCallId, png: Buffer.from((chunk.output as { result: string }).result, "base64") });
+    }
+    expect(outputs).toHaveLength(3);
+    expect(new Set(outputs.map((output) => output.toolCallId)).size).toBe(1);
+    for (const { png } of outputs) expect(png.subarray(1, 4).toString("ascii")).toBe("PNG");
+    expect(outputs[2]!.png.equals(outputs[0]!.png)).toBe(false);
+  });
+
   it("yields the exact text, the reasoning summary and the usage", async () => {
     const result = streamText({ model: model(), prompt: "Hello from the SDK", providerOptions, maxRetries: 0 });
     const deltas: string[] = [];

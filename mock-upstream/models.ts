@@ -57,6 +57,8 @@ const CATALOG: readonly CatalogEntry[] = [
     default_reasoning_level: "medium",
     supported_reasoning_levels: levels("low", "medium", "high"),
     service_tiers: [],
+    // Text only: the app must not offer images for this one.
+    input_modalities: ["text"],
     context_window: 272_000,
     auto_compact_token_limit: 244_800,
     plans: ["free", "go", "plus", "pro", "team", "business", "enterprise", "edu"],

@@ -1,5 +1,6 @@
 import { isRecord } from "./http-util";
 import { stripMarkers } from "./faults";
+import { describeReceivedImages, imagesInLastUserMessage } from "./images-in";
 
 const SUMMARY_SOURCE_MAX_CHARS = 60;
 
@@ -21,6 +22,12 @@ export function userTexts(input: readonly Record<string, unknown>[]): string[] {
   return input.filter(isUserMessage).map((item) => contentText(item.content));
 }
 
+/** Raw text of the last user message (markers still in), or "" when there is none. */
+export function lastUserText(input: unknown): string {
+  if (!Array.isArray(input)) return typeof input === "string" ? input : "";
+  return userTexts(input.filter(isRecord)).at(-1) ?? "";
+}
+
 /** Every text in the input, for finding `[[mock:...]]` markers. */
 export function allInputText(input: unknown): string {
   if (!Array.isArray(input)) return typeof input === "string" ? input : "";
@@ -33,7 +40,7 @@ export function replyFor(input: readonly Record<string, unknown>[]): string {
   const last = texts.at(-1) ?? "";
   let reply = `You said: "${last}".`;
   if (texts.length > 1) reply += ` Earlier you said: "${texts[0]}".`;
-  return reply;
+  return reply + describeReceivedImages(imagesInLastUserMessage(input));
 }
 
 export function reasoningSummaryFor(input: readonly Record<string, unknown>[]): string {

@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import { delayUnlessClosed } from "./http-util";
-import { reasoningSummaryFor, replyFor, usageFor, wordPieces } from "./reply-text";
+import { generatedPng, GENERATED_SIZE, IMAGE_REFUSAL_MARKER, imageCallId, imageGenerationTool, partialImageCount } from "./images-out";
+import { lastUserText, reasoningSummaryFor, replyFor, usageFor, wordPieces } from "./reply-text";
 import type { ValidResponsesRequest } from "./responses-validation";
 
 export function itemId(prefix: string): string {
@@ -113,6 +114,49 @@ export async function writeResponseStream(
       ...(request.include.includes("reasoning.encrypted_content")
         ? { encrypted_content: `gAAAAAB${randomBytes(96).toString("base64url")}` }
         : {}),
+    };
+    output.push(item);
+    send("response.output_item.done", { output_index: index, item });
+  }
+
+  const imageTool = imageGenerationTool(request.body.tools);
+  if (imageTool) {
+    const prompt = lastUserText(request.input);
+    if (prompt.includes(IMAGE_REFUSAL_MARKER)) {
+      const error = { code: "moderation_blocked", message: "Your request was rejected by the safety system. The image could not be generated." };
+      send("response.failed", { response: { ...envelope, status: "failed", error, output } });
+      await new Promise<void>((resolve) => response.end(resolve));
+      return "completed";
+    }
+    const id = imageCallId();
+    const index = outputIndex++;
+    send("response.output_item.added", { output_index: index, item: { id, type: "image_generation_call", status: "in_progress" } });
+    const steps = partialImageCount(imageTool);
+    for (let step = 0; step < steps; step++) {
+      if (!(await pause())) return "aborted";
+      send("response.image_generation_call.partial_image", {
+        item_id: id,
+        output_index: index,
+        partial_image_index: step,
+        partial_image_b64: generatedPng(prompt, step, steps).toString("base64"),
+      });
+      if (options.cutAfterDeltas !== undefined) {
+        // A broken stream: the first partial image arrived, the final one never does.
+        await new Promise<void>((resolve) => response.write("", () => resolve()));
+        options.onCut?.();
+        response.destroy();
+        return "cut";
+      }
+    }
+    if (!(await pause())) return "aborted";
+    const item = {
+      id,
+      type: "image_generation_call",
+      status: "completed",
+      output_format: "png",
+      size: `${GENERATED_SIZE.width}x${GENERATED_SIZE.height}`,
+      revised_prompt: prompt,
+      result: generatedPng(prompt, steps, steps).toString("base64"),
     };
     output.push(item);
     send("response.output_item.done", { output_index: index, item });

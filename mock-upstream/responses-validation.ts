@@ -1,5 +1,6 @@
 import type { ModelInfo } from "@/lib/upstream/types";
 import type { ParsedBody } from "./http-util";
+import { validateImageInputs } from "./images-in";
 import { isRecord } from "./http-util";
 import { findModelForPlan } from "./models";
 
@@ -83,6 +84,11 @@ export function validateResponsesBody(parsed: ParsedBody, plan: string, options:
   if (!model) return reject(`The '${body.model}' model is not supported when using Codex with a ChatGPT account.`);
   const inputProblem = validateInput(body.input, options.codexClient === true);
   if (inputProblem) return reject(inputProblem);
+  const imageProblem = validateImageInputs(body.input as Record<string, unknown>[], {
+    slug: model.slug,
+    acceptsImages: (model.input_modalities ?? ["text"]).includes("image"),
+  });
+  if (imageProblem) return reject(imageProblem);
 
   const levels = (model.supported_reasoning_levels ?? []).map((level) => level.effort);
   let reasoningEffort = model.default_reasoning_level ?? "medium";

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMockUpstream, type MockUpstream } from "./server";
 import { signInThroughMock, type MockTokenSet } from "./sign-in";
+import { imageSize } from "./images-in";
+import { gradientPng } from "./images-png";
 import { parseSse, postResponses, validBody } from "./test-utils";
 
 let mock: MockUpstream;
@@ -266,6 +268,43 @@ describe("the SSE stream", () => {
     const reply = await postResponses(mock, tokens, marked);
     const markedText = parseSse(await reply.text()).find((e) => e.event === "response.output_text.done")!.data.text;
     expect(markedText).toBe('You said: "hi there".');
+  });
+
+  it("acts on a marker only in the last user message, so one earlier in the history fires once", async () => {
+    const earlier = validBody({
+      input: [userMessage("boom [[mock:server_error]]"), { role: "assistant", content: "..." }, userMessage("and now?")],
+    });
+    const reply = await postResponses(mock, tokens, earlier);
+    expect(reply.status).toBe(200);
+    await reply.text();
+    const latest = validBody({ input: [userMessage("fine"), userMessage("boom [[mock:server_error]]")] });
+    expect((await postResponses(mock, tokens, latest)).status).toBe(500);
+  });
+
+  it("takes an inline image, and the reply names what it received", async () => {
+    const png = gradientPng(64, 48).toString("base64");
+    const body = validBody({
+      input: [{ type: "message", role: "user", content: [{ type: "input_text", text: "what is this?" }, { type: "input_image", image_url: `data:image/png;base64,${png}`, detail: "auto" }] }],
+    });
+    const events = parseSse(await (await postResponses(mock, tokens, body)).text());
+    const text = events.find((e) => e.event === "response.output_text.done")!.data.text;
+    expect(text).toMatch(/^You said: "what is this\?"\. You sent 1 image \(image\/png, 64×48, \d+ KB\)\.$/);
+  });
+
+  it("reads the pixel size of a PNG and of a baseline JPEG", () => {
+    expect(imageSize(gradientPng(300, 200))).toEqual({ width: 300, height: 200 });
+    // SOI, an APP0 segment, then SOF0 with height 480 and width 640.
+    const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x04, 0x00, 0x00, 0xff, 0xc0, 0x00, 0x11, 0x08, 0x01, 0xe0, 0x02, 0x80, 0x03, 0x00, 0x00]);
+    expect(imageSize(jpeg)).toEqual({ width: 640, height: 480 });
+    expect(imageSize(Buffer.from("not an image"))).toBeUndefined();
+  });
+
+  it("refuses images the backend would refuse", async () => {
+    const image = (image_url: unknown) => ({ type: "message", role: "user", content: [{ type: "input_image", image_url }] });
+    await expectRejected(validBody({ input: [image("data:text/plain;base64,aGVsbG8=")] }), /Invalid image type 'text\/plain'/);
+    await expectRejected(validBody({ input: [image("not a data url")] }), /Expected a base64-encoded data URL/);
+    await expectRejected(validBody({ input: [image(42)] }), /Missing required parameter/);
+    await expectRejected(validBody({ model: "gpt-5.5-mini", reasoning: { effort: "low", summary: "auto" }, input: [image("data:image/png;base64,AAAA")] }), "The 'gpt-5.5-mini' model does not support image inputs.");
   });
 
   it("caps the summary source at 60 characters", async () => {

@@ -4,8 +4,8 @@ import { sendCloudflareChallenge, sendServerError, sendUsageLimit } from "./back
 import type { MockContext, RouteHandler } from "./context";
 import { DEFAULT_SLOW_FIRST_BYTE_MS, markerFaults } from "./faults";
 import { delayUnlessClosed, isRecord, sendJson } from "./http-util";
-import { allInputText } from "./reply-text";
 import { writeToolCallStream } from "./codex/tool-call-stream";
+import { lastUserText } from "./reply-text";
 import { writeResponseStream } from "./responses-stream";
 import { validateResponsesBody } from "./responses-validation";
 import type { FaultRule, MockFault } from "./types";
@@ -20,7 +20,8 @@ function faultTrigger(context: MockContext, markers: Set<MockFault>) {
 /** POST /backend-api/codex/responses */
 export const handleResponses: RouteHandler = async (context, call) => {
   const rawInput = isRecord(call.body.value) ? call.body.value.input : undefined;
-  const fires = faultTrigger(context, markerFaults(allInputText(rawInput)));
+  // Only the newest user message's markers act: one typed earlier in the history must not fire again.
+  const fires = faultTrigger(context, markerFaults(lastUserText(rawInput)));
   const claimed = claimedAccountId(context, call);
 
   const slow = fires("slow_first_byte", claimed);

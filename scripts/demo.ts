@@ -8,6 +8,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { createServer } from "node:net";
 import { startMockUpstream } from "../mock-upstream/server";
 
 const appPort = Number(process.env.PORT ?? 3000);
@@ -21,7 +22,29 @@ function codexCommand(): string | undefined {
   return existsSync(bin) ? bin : undefined;
 }
 
+/** True when nothing listens on the port (tried the way each server binds: next on all interfaces, the mock on loopback). */
+function portIsFree(port: number, host?: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once("error", () => resolve(false));
+    probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve(true)));
+  });
+}
+
+/** One clear line and the fix, instead of a banner followed by an EADDRINUSE stack. */
+async function refuseBusyPorts(): Promise<void> {
+  const busy: string[] = [];
+  if (!(await portIsFree(appPort))) busy.push(`Port ${appPort} (the app) is already in use; free it or run with another: PORT=${appPort + 1} npm run demo`);
+  if (!(await portIsFree(mockPort, "127.0.0.1"))) {
+    busy.push(`Port ${mockPort} (the mock provider) is already in use; free it or run with another: MOCK_UPSTREAM_PORT=${mockPort + 1} npm run demo`);
+  }
+  if (busy.length === 0) return;
+  for (const line of busy) console.error(line);
+  process.exit(1);
+}
+
 async function main(): Promise<void> {
+  await refuseBusyPorts();
   // codexAutoHandoff: in an agent voice call the mock's voice side asks to save a note by itself.
   const mock = await startMockUpstream({ port: mockPort, host: "127.0.0.1", codexAutoHandoff: true });
   const env: NodeJS.ProcessEnv = {
@@ -30,6 +53,8 @@ async function main(): Promise<void> {
     LWC_CODEX_BASE_URL: mock.codexBaseUrl,
     // A fresh secret each run: demo sessions end when the demo stops.
     LWC_SECRET: process.env.LWC_SECRET ?? randomBytes(32).toString("base64url"),
+    // Nothing leaves the machine: no usage telemetry from Next.js either.
+    NEXT_TELEMETRY_DISABLED: "1",
   };
   const codex = codexCommand();
   // Agent voice: the app writes the offline config itself, since the URLs point at the mock.

@@ -24,6 +24,16 @@ export class ChatPage {
   readonly error: Locator;
   readonly fallbackNotice: Locator;
   readonly usageMeter: Locator;
+  readonly retryTurnButton: Locator;
+  readonly editTurnButton: Locator;
+  readonly removeTurnButton: Locator;
+  readonly failedUserMessages: Locator;
+  readonly conversationItems: Locator;
+  readonly storageNote: Locator;
+  readonly attachInput: Locator;
+  readonly attachButton: Locator;
+  readonly attachments: Locator;
+  readonly attachError: Locator;
 
   constructor(readonly page: Page) {
     this.signedInEmail = page.getByTestId("signed-in-email");
@@ -43,6 +53,16 @@ export class ChatPage {
     this.error = page.getByTestId("chat-error");
     this.fallbackNotice = page.getByTestId("fallback-notice");
     this.usageMeter = page.getByTestId("usage-meter");
+    this.retryTurnButton = page.getByTestId("retry-turn-button");
+    this.editTurnButton = page.getByTestId("edit-turn-button");
+    this.removeTurnButton = page.getByTestId("remove-turn-button");
+    this.failedUserMessages = page.locator('[data-testid="message-user"][data-failed="true"]');
+    this.conversationItems = page.getByTestId("conversation-item");
+    this.storageNote = page.getByTestId("storage-note");
+    this.attachInput = page.getByTestId("attach-input");
+    this.attachButton = page.getByTestId("attach-button");
+    this.attachments = page.getByTestId("attachment");
+    this.attachError = page.getByTestId("attach-error");
   }
 
   lastAssistantMessage(): Locator {
@@ -88,7 +108,34 @@ export class ChatPage {
     }));
   }
 
+  /** Opens the in-place editor of a user message, replaces its text and sends it. */
+  async editUserMessage(message: Locator, text: string): Promise<void> {
+    await message.hover();
+    await message.getByTestId("edit-message-button").click();
+    const input = this.page.getByTestId("edit-message-input");
+    await input.fill(text);
+    await this.page.getByTestId("edit-message-send").click();
+  }
+
+  /** Signs out, keeping this browser's conversations (the dialog's first choice). */
   async signOut(): Promise<void> {
     await this.signOutButton.click();
+    await this.page.getByTestId("sign-out-confirm").click();
+  }
+
+  /** Signs out and forgets this device's conversations, drafts and preferences. */
+  async signOutAndForget(): Promise<void> {
+    await this.signOutButton.click();
+    await this.page.getByTestId("sign-out-forget").click();
+  }
+
+  /** The conversation list entry with this title. */
+  conversation(title: string): Locator {
+    return this.conversationItems.filter({ has: this.page.getByTestId("conversation-link").getByText(title, { exact: true }) });
+  }
+
+  /** The `c` query parameter: the open conversation's id, or null for a new chat. */
+  conversationIdInUrl(): string | null {
+    return new URL(this.page.url()).searchParams.get("c");
   }
 }

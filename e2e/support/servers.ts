@@ -19,3 +19,9 @@ export const E2E_POLL_INTERVAL_SECONDS = 1;
 
 /** Test-only secret; never used outside this suite. */
 export const E2E_SESSION_SECRET = "e2e-only-session-secret-0123456789abcdef";
+
+/**
+ * The app's body limit for POST /responses in this suite: smaller than the default (4000000) so a
+ * test can exceed it with a paste the browser handles quickly, still roomy for the small test images.
+ */
+export const E2E_MAX_REQUEST_BYTES = 400_000;

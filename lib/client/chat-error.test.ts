@@ -14,6 +14,14 @@ function apiError(statusCode: number | undefined, body?: unknown, headers?: Reco
 }
 
 describe("describeChatError", () => {
+  it("never shows an internal address from a server's detail", () => {
+    const detail = "Upstream request to http://10.0.0.7:8080/backend-api/codex/responses failed: connect ECONNREFUSED";
+    const described = describeChatError(apiError(502, { error: "network_error", detail }));
+    expect(described.message).not.toContain("10.0.0.7");
+    expect(described.message).not.toMatch(/https?:/);
+    expect(described.message).toContain("ECONNREFUSED");
+  });
+
   it("turns the service's error bodies into words and keeps the code", () => {
     expect(describeChatError(apiError(401, { error: "not_authenticated" }))).toMatchObject({
       code: "not_authenticated",

@@ -109,8 +109,20 @@ function isStreamErrorEvent(value: unknown): value is { type: "error"; message: 
   return event.type === "error" && typeof event.message === "string" && event.message !== "";
 }
 
-/** Turns whatever a chat call threw into words for the UI (never includes prompt text or secrets). */
+const ADDRESS = /\b(?:https?|wss?):\/\/[^\s"'<>)]+/gi;
+
+/** A server's detail can name the provider's internal address; the person needs the problem, not the URL. */
+function withoutAddresses(text: string): string {
+  return text.replace(ADDRESS, "the model service");
+}
+
+/** Turns whatever a chat call threw into words for the UI (never includes prompt text, secrets or internal addresses). */
 export function describeChatError(error: unknown): ChatErrorInfo {
+  const described = describeAnyError(error);
+  return { ...described, message: withoutAddresses(described.message) };
+}
+
+function describeAnyError(error: unknown): ChatErrorInfo {
   if (APICallError.isInstance(error)) {
     if (error.statusCode === undefined) {
       return { code: "network_error", message: "Couldn't reach the server. Check your connection and try again." };

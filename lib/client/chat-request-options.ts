@@ -13,13 +13,18 @@ export interface ChatCallSettings {
   reasoningEffort: ReasoningEffort;
   /** Ask for the fast service tier; the proxy falls back to the default tier if the model refuses it. */
   fast: boolean;
+  /** Ask for a picture (the image_generation tool) instead of a text answer. */
+  generateImage?: boolean;
 }
 
 /** The per-request options for useChat's sendMessage/regenerate: headers for the proxy, the model in the body. */
-export function chatRequestOptions(settings: ChatCallSettings): { headers: Record<string, string>; body: { model: string } } {
+export function chatRequestOptions(settings: ChatCallSettings): {
+  headers: Record<string, string>;
+  body: { model: string; generateImage?: true };
+} {
   const headers: Record<string, string> = { [REASONING_EFFORT_HEADER]: settings.reasoningEffort };
   if (settings.fast) headers[SERVICE_TIER_HEADER] = "fast";
-  return { headers, body: { model: settings.model } };
+  return { headers, body: settings.generateImage ? { model: settings.model, generateImage: true } : { model: settings.model } };
 }
 
 export function isReasoningEffort(value: unknown): value is ReasoningEffort {

@@ -3,6 +3,9 @@ import { z } from "zod";
 import { providerProxyErrorFromResponse, ProviderProxyError } from "./provider-proxy-error";
 import { createResponseMetadataStore, type ResponseMetadataStore } from "./response-metadata-store";
 import { normalizeBasePath } from "./base-path";
+import type { ModelDetails } from "@/lib/upstream/models";
+
+export type { ModelDetails };
 
 export interface ProviderProxyOptions {
   /** Where the session service is mounted. Relative paths resolve against the page. Default `/api/provider`. */
@@ -21,12 +24,32 @@ export interface ProviderProxy {
   responses(modelId: string): ResponsesModel;
   /** GET `{basePath}/models`: the slugs the signed-in account may use. Throws ProviderProxyError (401 = signed out). */
   listModels(options?: { signal?: AbortSignal }): Promise<string[]>;
+  /**
+   * The same call, with what the server says about each model (the `modelDetails` extension):
+   * names, reasoning efforts, service tiers, input modalities. A server without the extension
+   * yields entries that only know their slug.
+   */
+  listModelDetails(options?: { signal?: AbortSignal }): Promise<ModelDetails[]>;
   /** Usage and fast-tier fallback headers of the latest /responses replies. */
   readonly responseMetadata: ResponseMetadataStore;
   readonly basePath: string;
 }
 
-const modelListSchema = z.object({ models: z.array(z.string()) });
+const modelDetailsSchema = z.object({
+  slug: z.string(),
+  displayName: z.string(),
+  reasoningEfforts: z.array(z.string()),
+  defaultReasoningEffort: z.string().optional(),
+  serviceTiers: z.array(z.string()),
+  inputModalities: z.array(z.string()),
+});
+
+const modelListSchema = z.object({ models: z.array(z.string()), modelDetails: z.array(modelDetailsSchema).optional() });
+
+/** A model the server described only by its slug: no limits known, so nothing is hidden. */
+function slugOnlyDetails(slug: string): ModelDetails {
+  return { slug, displayName: slug, reasoningEfforts: [], serviceTiers: [], inputModalities: ["text"] };
+}
 
 function requestUrl(input: RequestInfo | URL): string {
   if (typeof input === "string") return input;
@@ -62,7 +85,7 @@ export function createProviderProxy(options: ProviderProxyOptions = {}): Provide
     fetch: sessionFetch,
   });
 
-  const listModels = async (listOptions: { signal?: AbortSignal } = {}): Promise<string[]> => {
+  const listModelDetails = async (listOptions: { signal?: AbortSignal } = {}): Promise<ModelDetails[]> => {
     const response = await sessionFetch(`${basePath}/models`, {
       method: "GET",
       headers: { accept: "application/json" },
@@ -77,13 +100,18 @@ export function createProviderProxy(options: ProviderProxyOptions = {}): Provide
         message: "The model list had an unexpected shape.",
       });
     }
-    return parsed.data.models;
+    const details = new Map((parsed.data.modelDetails ?? []).map((model) => [model.slug, model]));
+    return parsed.data.models.map((slug) => details.get(slug) ?? slugOnlyDetails(slug));
   };
+
+  const listModels = async (listOptions: { signal?: AbortSignal } = {}): Promise<string[]> =>
+    (await listModelDetails(listOptions)).map((model) => model.slug);
 
   const provider = ((modelId: string) => openai.responses(modelId)) as ProviderProxy;
   Object.assign(provider, {
     responses: (modelId: string) => openai.responses(modelId),
     listModels,
+    listModelDetails,
     responseMetadata,
     basePath,
   });

@@ -1,5 +1,7 @@
+import { openai } from "@ai-sdk/openai";
 import { convertToModelMessages, streamText, type ChatTransport, type UIMessage, type UIMessageChunk } from "ai";
 import { encodeChatError } from "./chat-error";
+import { messagesForUpstream } from "./chat-turns";
 import type { ProviderProxy } from "./provider-proxy";
 
 export interface ProxyChatTransportOptions {
@@ -39,9 +41,18 @@ export class ProxyChatTransport implements ChatTransport<UIMessage> {
   }
 
   async sendMessages({ messages, abortSignal, headers, body }: SendOptions): Promise<ReadableStream<UIMessageChunk>> {
+    // "Make a picture": the provider's image_generation tool, forced, streaming two partial images.
+    const imageTools = (body as { generateImage?: unknown } | undefined)?.generateImage === true
+      ? {
+          tools: { image_generation: openai.tools.imageGeneration({ outputFormat: "png", partialImages: 2 }) },
+          toolChoice: { type: "tool" as const, toolName: "image_generation" as const },
+        }
+      : {};
     const result = streamText({
+      ...imageTools,
       model: this.provider(readModel(body, this.defaultModel)),
-      messages: await convertToModelMessages(messages),
+      // A failed turn stays on screen (to edit, retry or remove) but is never sent again.
+      messages: await convertToModelMessages(messagesForUpstream(messages)),
       abortSignal,
       headers: headersToRecord(headers),
       // Retrying would spend the per-session rate limit on a request that already failed.

@@ -36,6 +36,11 @@ export interface ProviderSession {
   pollWarning: string | null;
   /** A sign-in or sign-out request is in flight. */
   busy: boolean;
+  /**
+   * Why a signed-in session ended without the person signing out here (it expired or was signed out
+   * elsewhere), for the sign-in screen to say; null otherwise. Cleared by the next sign-in.
+   */
+  signedOutReason: string | null;
   /** POST /login: starts (or resumes) the device-code flow. */
   signIn(): Promise<void>;
   /** POST /logout: deletes the session on the server. */
@@ -43,6 +48,8 @@ export interface ProviderSession {
   /** GET /session again (never polls upstream). */
   refresh(): Promise<void>;
 }
+
+const SESSION_ENDED_REASON = "Your sign-in ended: it expired or was signed out in another tab or device. Sign in again to continue; your conversations are still here.";
 
 function isAbort(error: unknown): boolean {
   return error instanceof DOMException && error.name === "AbortError";
@@ -70,8 +77,15 @@ export function useProviderSession(options: UseProviderSessionOptions = {}): Pro
   const [busy, setBusy] = useState(false);
   const [now, setNow] = useState(() => Date.now());
   const busyRef = useRef(false);
+  const [signedOutReason, setSignedOutReason] = useState<string | null>(null);
+  const statusRef = useRef<SessionStatus | null>(null);
+  const signingOutRef = useRef(false);
 
   const applyState = useCallback((next: PublicSessionState) => {
+    if (statusRef.current === "authenticated" && next.status === "unauthenticated" && !signingOutRef.current) {
+      setSignedOutReason(SESSION_ENDED_REASON);
+    }
+    statusRef.current = next.status;
     setState(next);
     setNow(Date.now());
     setError(null);
@@ -119,8 +133,18 @@ export function useProviderSession(options: UseProviderSessionOptions = {}): Pro
     [applyState],
   );
 
-  const signIn = useCallback(() => runAction(() => api.login()), [api, runAction]);
-  const signOut = useCallback(() => runAction(() => api.logout()), [api, runAction]);
+  const signIn = useCallback(() => {
+    setSignedOutReason(null);
+    return runAction(() => api.login());
+  }, [api, runAction]);
+  const signOut = useCallback(async () => {
+    signingOutRef.current = true;
+    try {
+      await runAction(() => api.logout());
+    } finally {
+      signingOutRef.current = false;
+    }
+  }, [api, runAction]);
 
   const isPending = state?.status === "pending";
   const userCode = state?.userCode;
@@ -172,6 +196,7 @@ export function useProviderSession(options: UseProviderSessionOptions = {}): Pro
     error,
     pollWarning,
     busy,
+    signedOutReason,
     signIn,
     signOut,
     refresh,

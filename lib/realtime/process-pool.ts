@@ -5,7 +5,7 @@
  */
 import { spawnAppServer, type AppServerProcess } from "./app-server-process";
 
-export const CLIENT_INFO = { name: "login_with_chatgpt", title: "Login with ChatGPT", version: "0.1.0" };
+export const CLIENT_INFO = { name: "login_with_chatgpt", title: "Sign in with ChatGPT", version: "0.1.0" };
 
 async function initialise(appServer: AppServerProcess, timeoutMs: number): Promise<AppServerProcess> {
   try {

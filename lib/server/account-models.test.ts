@@ -10,7 +10,7 @@ function clock() {
 describe("createAccountModelsCache", () => {
   it("serves a loaded list until it is older than the cache time", async () => {
     const time = clock();
-    const cache = createAccountModelsCache(time.now);
+    const cache = createAccountModelsCache<string[]>(time.now);
     let loads = 0;
     const load = async () => {
       loads += 1;
@@ -26,7 +26,7 @@ describe("createAccountModelsCache", () => {
 
   it("remembers a backend outage briefly, so /responses does not call the backend on every request", async () => {
     const time = clock();
-    const cache = createAccountModelsCache(time.now);
+    const cache = createAccountModelsCache<string[]>(time.now);
     let loads = 0;
     const failing = async (): Promise<string[]> => {
       loads += 1;
@@ -41,7 +41,7 @@ describe("createAccountModelsCache", () => {
   });
 
   it("does not remember other failures (a dead login must not block a fresh sign-in of the account)", async () => {
-    const cache = createAccountModelsCache(clock().now);
+    const cache = createAccountModelsCache<string[]>(clock().now);
     const dead = async (): Promise<string[]> => {
       throw new ProviderAuthError("refresh_token_invalid", "dead");
     };

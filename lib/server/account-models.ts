@@ -1,5 +1,6 @@
 import { isProviderAuthError } from "@/lib/upstream/errors";
 import { fetchModels } from "@/lib/upstream/models";
+import type { ModelInfo } from "@/lib/upstream/types";
 import type { ServerContext } from "./context";
 import type { AuthenticatedRecord, LoadedSession } from "./session-record";
 import type { SessionManager } from "./session-manager";
@@ -21,21 +22,21 @@ function isUnauthorized(error: unknown): boolean {
 }
 
 /**
- * The slugs the account may pick (listed models, priority order), with tokens refreshed first
- * (unless the caller just did: `refreshed`) and one forced refresh + retry when the backend answers
- * 401. Throws ProviderAuthError.
+ * The models the account may pick (listed models, priority order, full catalogue entries), with
+ * tokens refreshed first (unless the caller just did: `refreshed`) and one forced refresh + retry
+ * when the backend answers 401. Throws ProviderAuthError.
  */
-export async function fetchAccountModelSlugs(
+export async function fetchAccountModels(
   ctx: ServerContext,
   manager: SessionManager,
   session: LoadedSession<AuthenticatedRecord>,
   refreshed?: AuthenticatedRecord,
-): Promise<string[]> {
-  const list = async (record: AuthenticatedRecord) =>
-    (await fetchModels(ctx.options.upstream, {
+): Promise<ModelInfo[]> {
+  const list = (record: AuthenticatedRecord) =>
+    fetchModels(ctx.options.upstream, {
       accessToken: record.tokens.accessToken,
       accountId: record.account.accountId,
-    })).map((model) => model.slug);
+    });
 
   const record = refreshed ?? (await manager.freshTokens(session));
   try {
@@ -46,35 +47,46 @@ export async function fetchAccountModelSlugs(
   }
 }
 
-/** In-process, per-account cache of model lists; concurrent misses share one upstream call. */
-export function createAccountModelsCache(now: () => number) {
-  const entries = new Map<string, { expiresAt: number; slugs: Promise<string[]> }>();
+/**
+ * In-process, per-account cache of model lists (the full catalogue entries in production; any list
+ * in tests); concurrent misses share one upstream call.
+ */
+export function createAccountModelsCache<T = ModelInfo[]>(now: () => number) {
+  const entries = new Map<string, { expiresAt: number; models: Promise<T> }>();
 
   /** Sets an entry and drops the expired ones, so the map holds only accounts seen recently. */
-  function put(accountId: string, slugs: Promise<string[]>, ttlMs: number): void {
+  function put(accountId: string, models: Promise<T>, ttlMs: number): void {
     const at = now();
     for (const [key, entry] of entries) if (entry.expiresAt <= at) entries.delete(key);
-    entries.set(accountId, { expiresAt: at + ttlMs, slugs });
+    entries.set(accountId, { expiresAt: at + ttlMs, models });
   }
 
   return {
-    remember(accountId: string, slugs: string[]): void {
-      put(accountId, Promise.resolve(slugs), ACCOUNT_MODELS_CACHE_MS);
-    },
-    get(accountId: string, load: () => Promise<string[]>): Promise<string[]> {
+    get(accountId: string, load: () => Promise<T>): Promise<T> {
       const cached = entries.get(accountId);
-      if (cached && cached.expiresAt > now()) return cached.slugs;
-      const slugs = load();
-      put(accountId, slugs, ACCOUNT_MODELS_CACHE_MS);
-      slugs.catch((error: unknown) => {
-        if (entries.get(accountId)?.slugs !== slugs) return;
+      if (cached && cached.expiresAt > now()) return cached.models;
+      const models = load();
+      put(accountId, models, ACCOUNT_MODELS_CACHE_MS);
+      models.catch((error: unknown) => {
+        if (entries.get(accountId)?.models !== models) return;
         // A backend outage is remembered briefly; anything else (e.g. a dead login) is not cached.
-        if (isBackendOutage(error)) put(accountId, slugs, FAILED_MODELS_CACHE_MS);
+        if (isBackendOutage(error)) put(accountId, models, FAILED_MODELS_CACHE_MS);
         else entries.delete(accountId);
       });
-      return slugs;
+      return models;
     },
   };
 }
 
-export type AccountModelsCache = ReturnType<typeof createAccountModelsCache>;
+export type AccountModelsCache = ReturnType<typeof createAccountModelsCache<ModelInfo[]>>;
+
+/** The account's model slugs through the cache: what /responses and the realtime routes allow. */
+export async function cachedAccountModelSlugs(
+  ctx: ServerContext,
+  manager: SessionManager,
+  cache: AccountModelsCache,
+  session: LoadedSession<AuthenticatedRecord>,
+): Promise<string[]> {
+  const models = await cache.get(session.record.account.accountId, () => fetchAccountModels(ctx, manager, session));
+  return models.map((model) => model.slug);
+}

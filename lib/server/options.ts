@@ -46,7 +46,7 @@ export interface ResponsesProxyOptions {
   rateLimit?: RateLimitOption | false;
   /** Models a request may name. Default: the account's own listed models (cached 5 minutes). */
   allowedModels?: string[];
-  /** Largest accepted request body. Default 1 MiB (1048576). */
+  /** Largest accepted request body. Default 4000000 bytes: room for a few shrunk images, under Vercel's 4.5 MB request limit. */
   maxRequestBytes?: number;
   /** `instructions` sent when the request has none. Default: the upstream layer's default. */
   defaultInstructions?: string;
@@ -118,7 +118,7 @@ export const DEFAULT_COOKIE_NAME = "lwc_session";
 export const DEFAULT_RESPONSES_RATE_LIMIT: RateLimitOption = { limit: 30, windowMs: 60_000 };
 export const DEFAULT_LOGIN_RATE_LIMIT: RateLimitOption = { limit: 10, windowMs: 60_000 };
 export const DEFAULT_LOGIN_GLOBAL_RATE_LIMIT: RateLimitOption = { limit: 100, windowMs: 60_000 };
-export const DEFAULT_MAX_REQUEST_BYTES = 1024 * 1024;
+export const DEFAULT_MAX_REQUEST_BYTES = 4_000_000;
 export const DEFAULT_MAX_STREAM_MS = 290_000;
 
 export interface ResolvedCookieOptions {

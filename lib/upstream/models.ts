@@ -53,3 +53,31 @@ export async function fetchModels(
   const rank = (model: ModelInfo) => model.priority ?? Number.POSITIVE_INFINITY;
   return listed.sort((a, b) => rank(a) - rank(b));
 }
+
+/**
+ * What a chat UI needs to know about one model, from the upstream catalogue entry: sent by GET
+ * /models as `modelDetails`, an extension beside the contract's `models: string[]`.
+ */
+export interface ModelDetails {
+  slug: string;
+  displayName: string;
+  /** Reasoning efforts the model accepts (empty when the catalogue does not say). */
+  reasoningEfforts: string[];
+  defaultReasoningEffort?: string;
+  /** Service tier ids the model offers (e.g. `priority`, `flex`); empty when it has none. */
+  serviceTiers: string[];
+  /** `text`, `image`, …; `["text"]` when the catalogue does not say. */
+  inputModalities: string[];
+}
+
+export function toModelDetails(model: ModelInfo): ModelDetails {
+  const strings = (values: unknown[] | undefined) => (values ?? []).filter((value): value is string => typeof value === "string");
+  return {
+    slug: model.slug,
+    displayName: model.display_name || model.slug,
+    reasoningEfforts: strings(model.supported_reasoning_levels?.map((level) => level?.effort)),
+    defaultReasoningEffort: typeof model.default_reasoning_level === "string" ? model.default_reasoning_level : undefined,
+    serviceTiers: strings(model.service_tiers?.map((tier) => tier?.id)),
+    inputModalities: Array.isArray(model.input_modalities) ? strings(model.input_modalities) : ["text"],
+  };
+}

@@ -28,7 +28,8 @@ describe("GET /models", () => {
     await signIn(h, client);
     const reply = await client.get("/models");
     expect(reply.status).toBe(200);
-    expect(reply.json()).toEqual({ models: ["gpt-5.5", "gpt-5.5-codex", "gpt-5.5-mini"] });
+    const body = reply.json<{ models: string[]; modelDetails: unknown[] }>();
+    expect(body.models).toEqual(["gpt-5.5", "gpt-5.5-codex", "gpt-5.5-mini"]);
     const last = modelCalls().at(-1)!;
     expect(last.query.client_version).toBe("0.170.1");
     expect(last.headers["chatgpt-account-id"]).toBe("acct_demo");
@@ -37,7 +38,23 @@ describe("GET /models", () => {
   it("lists what a free plan may use", async () => {
     const client = h.client();
     await signIn(h, client, { accountId: "acct_free", plan: "free", email: "free@example.com" });
-    expect((await client.get("/models")).json()).toEqual({ models: ["gpt-5.5-mini"] });
+    expect((await client.get("/models")).json<{ models: string[] }>().models).toEqual(["gpt-5.5-mini"]);
+  });
+
+  it("describes each listed model beside the slugs (modelDetails extension)", async () => {
+    const client = h.client();
+    await signIn(h, client);
+    const body = (await client.get("/models")).json<{ models: string[]; modelDetails: { slug: string }[] }>();
+    expect(body.modelDetails.map((model) => model.slug)).toEqual(body.models);
+    expect(body.modelDetails[0]).toEqual({
+      slug: "gpt-5.5",
+      displayName: "GPT-5.5",
+      reasoningEfforts: ["none", "low", "medium", "high", "xhigh"],
+      defaultReasoningEffort: "medium",
+      serviceTiers: ["priority", "flex"],
+      inputModalities: ["text", "image"],
+    });
+    expect(body.modelDetails.find((model) => model.slug === "gpt-5.5-mini")).toMatchObject({ serviceTiers: [], reasoningEfforts: ["low", "medium", "high"] });
   });
 
   it("maps an upstream 5xx to its status with models_request_failed", async () => {

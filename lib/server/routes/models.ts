@@ -1,5 +1,6 @@
 import { isProviderAuthError, isRefreshTokenInvalid } from "@/lib/upstream/errors";
-import { fetchAccountModelSlugs, type AccountModelsCache } from "../account-models";
+import { toModelDetails } from "@/lib/upstream/models";
+import { fetchAccountModels, type AccountModelsCache } from "../account-models";
 import type { ServerContext } from "../context";
 import { jsonResponse } from "../json";
 import type { RouteHandler } from "../router";
@@ -13,8 +14,10 @@ function modelsError(status: number, error: string, message: string): Response {
 }
 
 /**
- * GET /models: the account's listed model slugs, from the per-account cache (one upstream call per
- * account and cache period), under a per-session limit of its own (as many as /responses allows).
+ * GET /models: the account's listed model slugs, plus `modelDetails` (an extension beside the
+ * contract's field): name, reasoning efforts, service tiers and input modalities per slug. Served
+ * from the per-account cache (one upstream call per account and cache period), under a per-session
+ * limit of its own (as many as /responses allows).
  */
 export function createModelsRoute(ctx: ServerContext, manager: SessionManager, cache: AccountModelsCache): RouteHandler {
   return async (request) => {
@@ -33,10 +36,10 @@ export function createModelsRoute(ctx: ServerContext, manager: SessionManager, c
     try {
       // Refreshes tokens near expiry even when the list itself comes from the cache.
       const fresh = await manager.freshTokens(session);
-      const slugs = await cache.get(session.record.account.accountId, () =>
-        fetchAccountModelSlugs(ctx, manager, session, fresh),
+      const models = await cache.get(session.record.account.accountId, () =>
+        fetchAccountModels(ctx, manager, session, fresh),
       );
-      return jsonResponse({ models: slugs });
+      return jsonResponse({ models: models.map((model) => model.slug), modelDetails: models.map(toModelDetails) });
     } catch (error) {
       if (isRefreshTokenInvalid(error)) return modelsError(401, "not_authenticated", NOT_AUTHENTICATED_MESSAGE);
       if (!isProviderAuthError(error)) throw error;

@@ -7,7 +7,7 @@ import { isRefreshTokenInvalid } from "@/lib/upstream/errors";
 import type { LiveSessions } from "@/lib/realtime/live-sessions";
 import type { LiveSession } from "@/lib/realtime/live-session";
 import type { AppServerOptions } from "@/lib/realtime/types";
-import { fetchAccountModelSlugs, type AccountModelsCache } from "../account-models";
+import { cachedAccountModelSlugs, type AccountModelsCache } from "../account-models";
 import { readBodyWithLimit } from "../body-limit";
 import type { ServerContext } from "../context";
 import { errorResponse, jsonResponse, NO_STORE } from "../json";
@@ -56,7 +56,7 @@ export function createAppServerRoutes(
 
   async function isModelAllowed(session: LoadedSession<AuthenticatedRecord>, model: string): Promise<boolean> {
     if (options.allowedModels) return options.allowedModels.has(model);
-    const slugs = await modelsCache.get(session.record.account.accountId, () => fetchAccountModelSlugs(ctx, manager, session));
+    const slugs = await cachedAccountModelSlugs(ctx, manager, modelsCache, session);
     return slugs.includes(model);
   }
 

@@ -6,7 +6,7 @@ import {
   postResponses,
   withoutServiceTier,
 } from "@/lib/upstream/responses";
-import { fetchAccountModelSlugs, type AccountModelsCache } from "../account-models";
+import { cachedAccountModelSlugs, type AccountModelsCache } from "../account-models";
 import type { ServerContext } from "../context";
 import { errorResponse, NO_STORE } from "../json";
 import { readResponsesBody } from "../responses-body";
@@ -53,7 +53,7 @@ export function createResponsesRoute(
 
   async function isModelAllowed(session: LoadedSession<AuthenticatedRecord>, model: string): Promise<boolean> {
     if (options.allowedModels) return options.allowedModels.has(model);
-    const slugs = await cache.get(session.record.account.accountId, () => fetchAccountModelSlugs(ctx, manager, session));
+    const slugs = await cachedAccountModelSlugs(ctx, manager, cache, session);
     return slugs.includes(model);
   }
 

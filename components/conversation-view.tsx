@@ -1,0 +1,344 @@
+"use client";
+
+import { useChat } from "@ai-sdk/react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
+import type { ChatTransport, FileUIPart } from "ai";
+import { IMAGE_LIMITS, imageFileProblem, prepareImage } from "@/lib/client/image-attachments";
+import { decodeChatError, type ChatErrorInfo } from "@/lib/client/chat-error";
+import { chatRequestOptions, type ChatCallSettings } from "@/lib/client/chat-request-options";
+import {
+  failureOf,
+  isFailedMessage,
+  lastCompletedExchange,
+  markLastTurnFailed,
+  removeTurn,
+  textOf,
+  type ChatUIMessage,
+} from "@/lib/client/chat-turns";
+import { secondaryButton } from "./button-styles";
+import { ChatComposer } from "./chat-composer";
+import { ChatEmptyState } from "./chat-empty-state";
+import { AssistantMessage } from "./chat-message";
+import { FailedTurn } from "./failed-turn";
+import { ArrowDownIcon, RefreshIcon } from "./icons";
+import { useStickToBottom } from "./use-stick-to-bottom";
+import { UserMessage } from "./user-message";
+import { WaitingIndicator } from "./waiting-indicator";
+
+const DRAFT_SAVE_DELAY_MS = 300;
+
+interface ConversationViewProps {
+  conversationId: string;
+  initialMessages: ChatUIMessage[];
+  initialDraft: string;
+  transport: ChatTransport<ChatUIMessage>;
+  /** The model settings for the next call, or null while no model can be used. */
+  callSettings: ChatCallSettings | null;
+  /** The chosen model takes images. */
+  imagesAllowed: boolean;
+  /** The "make a picture" switch is on: the next message asks for an image. */
+  imageMode: boolean;
+  placeholder: string;
+  /** Model / effort / Fast controls under the text box. */
+  controls: ReactNode;
+  /** Notices shown above the text box (fallback, model-list and session errors, storage). */
+  notices: ReactNode;
+  /** The settled conversation, to keep (not called while an answer streams). */
+  onMessagesSettled: (messages: ChatUIMessage[]) => void;
+  onDraftChange: (text: string) => void;
+  /** The latest turn's failure, or undefined; the header's usage meter reads the usage-limit reset from it. */
+  onLatestFailureChange: (failure: ChatErrorInfo | undefined) => void;
+  /** Start a fresh conversation holding these messages and this draft (after a 413). */
+  onNewChatWith: (messages: ChatUIMessage[], draft: string) => void;
+  onSignInAgain: () => void;
+  /** Messages to add at the end (a finished voice call's transcript); a new key adds them once. */
+  appendedMessages?: { key: number; messages: ChatUIMessage[] };
+}
+
+/** One conversation: its messages, failed-turn handling and the message box. Keyed by conversation id. */
+export function ConversationView({
+  conversationId,
+  initialMessages,
+  initialDraft,
+  transport,
+  callSettings,
+  imagesAllowed,
+  imageMode,
+  placeholder,
+  controls,
+  notices,
+  onMessagesSettled,
+  appendedMessages,
+  onDraftChange,
+  onLatestFailureChange,
+  onNewChatWith,
+  onSignInAgain,
+}: ConversationViewProps) {
+  // A failed call marks its turn (see chat-turns): the error is read in onError, applied in onFinish.
+  const pendingFailureRef = useRef<ChatErrorInfo | null>(null);
+  const setMessagesRef = useRef<(update: (messages: ChatUIMessage[]) => ChatUIMessage[]) => void>(() => {});
+  const { messages, status, sendMessage, regenerate, stop, setMessages } = useChat<ChatUIMessage>({
+    id: conversationId,
+    messages: initialMessages,
+    transport,
+    onError: (caught) => {
+      pendingFailureRef.current = decodeChatError(caught) ?? null;
+    },
+    onFinish: ({ isError }) => {
+      const failure = pendingFailureRef.current;
+      pendingFailureRef.current = null;
+      if (isError && failure) setMessagesRef.current((current) => markLastTurnFailed(current, failure));
+    },
+  });
+  useEffect(() => {
+    setMessagesRef.current = setMessages;
+  }, [setMessages]);
+  const appendedKeyRef = useRef(appendedMessages?.key);
+  useEffect(() => {
+    if (!appendedMessages || appendedMessages.key === appendedKeyRef.current) return;
+    appendedKeyRef.current = appendedMessages.key;
+    setMessages((current) => [...current, ...appendedMessages.messages]);
+  }, [appendedMessages, setMessages]);
+
+  // What was loaded, to tell a change from merely opening the conversation.
+  const loadedMessagesRef = useRef(messages);
+  const savedDraftRef = useRef(initialDraft);
+
+  const inputRef = useRef<HTMLTextAreaElement>(null);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const contentRef = useRef<HTMLDivElement>(null);
+  const { atBottom, scrollToBottom } = useStickToBottom(scrollRef, contentRef);
+  const [draft, setDraft] = useState(initialDraft);
+  const [editingId, setEditingId] = useState<string | null>(null);
+  const [attachments, setAttachments] = useState<{ id: string; part: FileUIPart }[]>([]);
+  const [attachError, setAttachError] = useState<string | null>(null);
+  // Set from the moment a turn starts until its call settles: a second submit in between (a double
+  // click, Enter pressed twice) is ignored even before React has re-rendered with the new status.
+  const startingRef = useRef(false);
+
+  const busy = status === "submitted" || status === "streaming";
+  const lastMessage = messages.at(-1);
+  const lastUser = messages.findLast((message) => message.role === "user");
+  const latestFailure = lastUser ? failureOf(lastUser) : undefined;
+
+  // Ready to type at once on devices with a keyboard; on touch screens this would pop the keyboard up.
+  useEffect(() => {
+    if (window.matchMedia("(pointer: fine)").matches) inputRef.current?.focus();
+  }, []);
+
+  useEffect(() => {
+    onLatestFailureChange(latestFailure);
+  }, [latestFailure, onLatestFailureChange]);
+
+  // Keep the conversation whenever it settles (and when a turn starts, so a reload mid-answer keeps
+  // the question); not on every streamed word.
+  useEffect(() => {
+    if (status === "streaming" || messages === loadedMessagesRef.current) return;
+    onMessagesSettled(messages);
+  }, [messages, status, onMessagesSettled]);
+
+  useEffect(() => {
+    if (draft === savedDraftRef.current) return;
+    const timer = setTimeout(() => {
+      savedDraftRef.current = draft;
+      onDraftChange(draft);
+    }, DRAFT_SAVE_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [draft, onDraftChange]);
+
+  /** Starts one call at a time; returns false (and does nothing) while another is starting or running. */
+  const startTurn = (call: (options: ReturnType<typeof chatRequestOptions>) => Promise<void>, generateImage = false): boolean => {
+    if (!callSettings || busy || startingRef.current) return false;
+    startingRef.current = true;
+    scrollToBottom();
+    void call(chatRequestOptions({ ...callSettings, generateImage })).finally(() => {
+      startingRef.current = false;
+    });
+    return true;
+  };
+
+  /** Checks and shrinks picked, pasted or dropped files; problems are said before anything is sent. */
+  const addFiles = async (files: File[]) => {
+    setAttachError(null);
+    let room = IMAGE_LIMITS.maxImages - attachments.length;
+    for (const file of files) {
+      const problem = imageFileProblem(file);
+      if (problem) {
+        setAttachError(problem);
+        continue;
+      }
+      if (room <= 0) {
+        setAttachError(`Up to ${IMAGE_LIMITS.maxImages} images per message.`);
+        break;
+      }
+      room -= 1;
+      try {
+        const part = await prepareImage(file);
+        setAttachments((current) => [...current, { id: crypto.randomUUID(), part }]);
+      } catch (caught) {
+        setAttachError(caught instanceof Error ? caught.message : "The image could not be attached.");
+      }
+    }
+  };
+
+  const send = (typed: string): boolean => {
+    // `/image <prompt>` asks for a picture, like the switch.
+    const command = /^\/image\s+/i.exec(typed);
+    const text = command ? typed.slice(command[0].length) : typed;
+    const generateImage = imageMode || command !== null;
+    if (attachments.length > 0 && !imagesAllowed) {
+      setAttachError("The chosen model doesn't take images. Pick another model or remove the images.");
+      return false;
+    }
+    const files = attachments.map((attachment) => attachment.part);
+    const started = startTurn((options) => sendMessage(files.length > 0 ? { text, files } : { text }, options), generateImage);
+    if (started) {
+      setAttachments([]);
+      setAttachError(null);
+    }
+    return started;
+  };
+
+  const regenerateLast = () => {
+    startTurn((options) => regenerate(options));
+  };
+
+  /** Sends a failed turn again, as the newest turn; the failed copy goes. */
+  const retryTurn = (message: ChatUIMessage) => {
+    startTurn((options) => {
+      setMessages(removeTurn(messages, message.id));
+      return sendMessage({ parts: message.parts }, options);
+    });
+  };
+
+  /** Replaces a user message with edited text and answers it again; everything after it goes. */
+  const submitEdit = (message: ChatUIMessage, text: string) => {
+    const started = startTurn((options) => {
+      const otherParts = message.parts.filter((part) => part.type !== "text");
+      return sendMessage({ parts: [...otherParts, { type: "text", text }], messageId: message.id }, options);
+    });
+    if (started) setEditingId(null);
+  };
+
+  const removeFailedTurn = (message: ChatUIMessage) => {
+    setMessages(removeTurn(messages, message.id));
+    if (editingId === message.id) setEditingId(null);
+  };
+
+  /** A failed turn's text goes back into the message box (the turn itself goes), later turns stay. */
+  const editFailedTurn = (message: ChatUIMessage) => {
+    removeFailedTurn(message);
+    setDraft(textOf(message));
+    inputRef.current?.focus();
+  };
+
+  /** After a 413: a fresh chat with the last good exchange, and the failed text back in the box. */
+  const newChatWithLastTurn = async (failed: ChatUIMessage) => {
+    await stop();
+    onNewChatWith(lastCompletedExchange(messages), textOf(failed));
+  };
+
+  const regenerateButton = (
+    <button type="button" data-testid="regenerate-button" onClick={regenerateLast} disabled={!callSettings} className={`${secondaryButton} h-8`}>
+      <RefreshIcon className="size-3.5" />
+      Regenerate
+    </button>
+  );
+
+  /** The failure row after a failed turn: after its partial answer when there is one. */
+  const failureAfter = (message: ChatUIMessage, index: number) => {
+    const next = messages[index + 1];
+    if (next && next.role === "assistant" && isFailedMessage(next)) return null;
+    const user = message.role === "user" ? message : messages.slice(0, index).findLast((candidate) => candidate.role === "user");
+    const failure = user ? failureOf(user) : undefined;
+    if (!user || !failure) return null;
+    return (
+      <FailedTurn
+        key={`${user.id}-failure`}
+        failure={failure}
+        latest={user === lastUser}
+        enabled={!busy && Boolean(callSettings)}
+        onRetry={() => retryTurn(user)}
+        onEdit={() => editFailedTurn(user)}
+        onRemove={() => removeFailedTurn(user)}
+        onSignIn={onSignInAgain}
+        onNewChatWithLastTurn={() => void newChatWithLastTurn(user)}
+      />
+    );
+  };
+
+  return (
+    <>
+      <div ref={scrollRef} className="relative flex-1 overflow-y-auto overscroll-contain">
+        <div ref={contentRef} className="mx-auto flex min-h-full w-full max-w-3xl flex-col px-4 pt-6 pb-4 sm:px-6">
+          {messages.length === 0 ? (
+            <ChatEmptyState onPick={send} disabled={!callSettings} />
+          ) : (
+            <div className="flex flex-col gap-7">
+              {messages.map((message, index) => [
+                message.role === "user" ? (
+                  <UserMessage
+                    key={message.id}
+                    message={message}
+                    editing={editingId === message.id}
+                    onStartEdit={busy ? undefined : () => setEditingId(message.id)}
+                    onCancelEdit={() => setEditingId(null)}
+                    onSubmitEdit={(text) => submitEdit(message, text)}
+                  />
+                ) : (
+                  <AssistantMessage key={message.id} message={message} streaming={busy && message === lastMessage} />
+                ),
+                isFailedMessage(message) ? failureAfter(message, index) : null,
+              ])}
+              {status === "submitted" && lastMessage?.role !== "assistant" && (
+                <div className="flex items-center gap-2 text-sm text-muted-foreground">
+                  <WaitingIndicator />
+                  <span>Thinking…</span>
+                </div>
+              )}
+              {!busy && lastMessage?.role === "assistant" && !isFailedMessage(lastMessage) && <div className="-mt-4">{regenerateButton}</div>}
+            </div>
+          )}
+        </div>
+      </div>
+
+      <div className="relative shrink-0 px-3 pb-[max(0.75rem,env(safe-area-inset-bottom))] sm:px-6">
+        {!atBottom && messages.length > 0 && (
+          <button
+            type="button"
+            onClick={scrollToBottom}
+            aria-label="Scroll to the latest message"
+            className="absolute -top-12 left-1/2 inline-flex size-9 -translate-x-1/2 items-center justify-center rounded-full border border-border bg-card text-foreground shadow-md hover:bg-muted focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ring"
+          >
+            <ArrowDownIcon className="size-4" />
+          </button>
+        )}
+        <div className="mx-auto flex w-full max-w-3xl flex-col gap-2">
+          {notices}
+          <ChatComposer
+            inputRef={inputRef}
+            onSend={send}
+            text={draft}
+            onTextChange={setDraft}
+            onStop={() => void stop()}
+            streaming={busy}
+            canSend={Boolean(callSettings)}
+            placeholder={placeholder}
+            controls={controls}
+            attachments={attachments.map((attachment) => ({ id: attachment.id, url: attachment.part.url, name: attachment.part.filename ?? "image" }))}
+            imagesAllowed={imagesAllowed}
+            onAddFiles={(files) => void addFiles(files)}
+            onRemoveAttachment={(id) => setAttachments((current) => current.filter((attachment) => attachment.id !== id))}
+            attachError={attachError}
+          />
+          <p className="hidden text-center text-[11px] text-muted-foreground sm:block">
+            Answers can be wrong. Messages count against your ChatGPT plan.
+          </p>
+        </div>
+        <p role="status" aria-live="polite" className="sr-only">
+          {busy ? "Answering…" : status === "ready" && lastMessage?.role === "assistant" ? "Answer complete." : ""}
+        </p>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,228 @@
+"use client";
+
+import { useCallback, useEffect, useRef, useState } from "react";
+import { textOf, type ChatUIMessage } from "@/lib/client/chat-turns";
+import {
+  NEW_CHAT_DRAFT,
+  openConversationStore,
+  titleFromText,
+  type ConversationStore,
+  type ConversationSummary,
+} from "@/lib/client/conversation-store";
+import { clearAppStorage, readStored, removeStored, writeStored } from "@/lib/client/local-preferences";
+
+/** The conversation on screen. `saved` is false for a new chat until its first message. */
+export interface ActiveConversation {
+  id: string;
+  messages: ChatUIMessage[];
+  draft: string;
+  saved: boolean;
+}
+
+interface ConversationMeta {
+  createdAt: number;
+  title: string;
+  titleEdited: boolean;
+}
+
+export interface Conversations {
+  /** Null until the store has been read. */
+  active: ActiveConversation | null;
+  list: ConversationSummary[];
+  /** False when this browser cannot keep conversations (they last as long as the tab). */
+  persistent: boolean;
+  open(id: string): void;
+  startNew(carried?: ChatUIMessage[], draft?: string): void;
+  saveMessages(messages: ChatUIMessage[]): void;
+  saveDraft(text: string): void;
+  rename(id: string, title: string): void;
+  remove(id: string): void;
+  /** Deletes this account's conversations and drafts, and the app's preferences, from this browser. */
+  forgetThisDevice(): Promise<void>;
+}
+
+const URL_PARAM = "c";
+
+function openPointerKey(accountId: string): string {
+  return `lwc:open-conversation:${accountId}`;
+}
+
+function conversationIdInUrl(): string | null {
+  return new URLSearchParams(window.location.search).get(URL_PARAM);
+}
+
+/** `/?c=<id>` for a saved conversation, the bare page for a new chat; other query parameters stay. */
+function showInUrl(id: string | null, mode: "push" | "replace"): void {
+  const url = new URL(window.location.href);
+  if (id) url.searchParams.set(URL_PARAM, id);
+  else url.searchParams.delete(URL_PARAM);
+  if (url.href === window.location.href) return;
+  if (mode === "push") window.history.pushState(null, "", url);
+  else window.history.replaceState(null, "", url);
+}
+
+function titleFor(messages: ChatUIMessage[]): string {
+  const first = messages.find((message) => message.role === "user");
+  return titleFromText(first ? textOf(first) : "");
+}
+
+/**
+ * The account's conversations in this browser: which one is open (from the URL, else the one open
+ * last), the list for the sidebar, and keeping messages and drafts as they change.
+ */
+export function useConversations(accountId: string): Conversations {
+  const [store, setStore] = useState<ConversationStore | null>(null);
+  const [persistent, setPersistent] = useState(true);
+  const [list, setList] = useState<ConversationSummary[]>([]);
+  const [active, setActive] = useState<ActiveConversation | null>(null);
+  // Callbacks read these, so their identity never changes with the data (ConversationView's effects depend on them).
+  const activeRef = useRef<ActiveConversation | null>(null);
+  const metaRef = useRef<ConversationMeta | null>(null);
+  const storeRef = useRef<ConversationStore | null>(null);
+
+  const show = useCallback((next: ActiveConversation, meta: ConversationMeta | null) => {
+    activeRef.current = next;
+    metaRef.current = meta;
+    setActive(next);
+  }, []);
+
+  const refreshList = useCallback(async () => {
+    const current = storeRef.current;
+    if (current) setList(await current.list(accountId));
+  }, [accountId]);
+
+  const load = useCallback(
+    async (id: string | null) => {
+      const current = storeRef.current;
+      if (!current) return;
+      const found = id ? await current.get(accountId, id) : undefined;
+      if (found) {
+        show(
+          { id: found.id, messages: found.messages, draft: await current.getDraft(accountId, found.id), saved: true },
+          { createdAt: found.createdAt, title: found.title, titleEdited: found.titleEdited },
+        );
+        writeStored(openPointerKey(accountId), found.id);
+        showInUrl(found.id, "replace");
+      } else {
+        show({ id: crypto.randomUUID(), messages: [], draft: await current.getDraft(accountId, NEW_CHAT_DRAFT), saved: false }, null);
+        showInUrl(null, "replace");
+      }
+    },
+    [accountId, show],
+  );
+
+  useEffect(() => {
+    let cancelled = false;
+    void openConversationStore(() => setPersistent(false)).then(async (opened) => {
+      if (cancelled) return;
+      storeRef.current = opened;
+      setStore(opened);
+      setPersistent(opened.persistent);
+      await load(conversationIdInUrl() ?? readStored(openPointerKey(accountId)));
+      await refreshList();
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [accountId, load, refreshList]);
+
+  // Back and forward move between conversations too.
+  useEffect(() => {
+    const onPopState = () => void load(conversationIdInUrl());
+    window.addEventListener("popstate", onPopState);
+    return () => window.removeEventListener("popstate", onPopState);
+  }, [load]);
+
+  const saveMessages = useCallback(
+    (messages: ChatUIMessage[]) => {
+      const current = storeRef.current;
+      const conversation = activeRef.current;
+      if (!current || !conversation) return;
+      const now = Date.now();
+      const meta = metaRef.current ?? { createdAt: now, title: titleFor(messages), titleEdited: false };
+      const title = meta.titleEdited ? meta.title : titleFor(messages);
+      metaRef.current = { ...meta, title };
+      const firstSave = !conversation.saved;
+      if (firstSave) {
+        activeRef.current = { ...conversation, saved: true };
+        setActive((shown) => (shown?.id === conversation.id ? { ...shown, saved: true } : shown));
+      }
+      void current
+        .save({ id: conversation.id, accountId, title, titleEdited: meta.titleEdited, createdAt: meta.createdAt, updatedAt: now, messages })
+        .then(async () => {
+          if (firstSave) {
+            await current.setDraft(accountId, NEW_CHAT_DRAFT, "");
+            writeStored(openPointerKey(accountId), conversation.id);
+            showInUrl(conversation.id, "replace");
+          }
+          await refreshList();
+        });
+    },
+    [accountId, refreshList],
+  );
+
+  const saveDraft = useCallback(
+    (text: string) => {
+      const conversation = activeRef.current;
+      if (!conversation) return;
+      void storeRef.current?.setDraft(accountId, conversation.saved ? conversation.id : NEW_CHAT_DRAFT, text);
+    },
+    [accountId],
+  );
+
+  const open = useCallback(
+    (id: string) => {
+      if (activeRef.current?.id === id) return;
+      showInUrl(id, "push");
+      void load(id);
+    },
+    [load],
+  );
+
+  const startNew = useCallback(
+    (carried: ChatUIMessage[] = [], draft = "") => {
+      removeStored(openPointerKey(accountId));
+      showInUrl(null, "push");
+      show({ id: crypto.randomUUID(), messages: carried, draft, saved: false }, null);
+      // A chat that starts with carried messages is worth keeping at once.
+      if (carried.length > 0) saveMessages(carried);
+    },
+    [accountId, saveMessages, show],
+  );
+
+  const rename = useCallback(
+    (id: string, title: string) => {
+      const trimmed = title.trim();
+      if (!trimmed) return;
+      if (activeRef.current?.id === id && metaRef.current) metaRef.current = { ...metaRef.current, title: trimmed, titleEdited: true };
+      void storeRef.current?.rename(accountId, id, trimmed).then(refreshList);
+    },
+    [accountId, refreshList],
+  );
+
+  const remove = useCallback(
+    (id: string) => {
+      void storeRef.current?.remove(accountId, id).then(refreshList);
+      if (activeRef.current?.id === id) startNew();
+    },
+    [accountId, refreshList, startNew],
+  );
+
+  const forgetThisDevice = useCallback(async () => {
+    await storeRef.current?.forgetAccount(accountId);
+    clearAppStorage();
+  }, [accountId]);
+
+  return {
+    active: store ? active : null,
+    list,
+    persistent,
+    open,
+    startNew,
+    saveMessages,
+    saveDraft,
+    rename,
+    remove,
+    forgetThisDevice,
+  };
+}

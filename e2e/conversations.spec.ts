@@ -1,0 +1,159 @@
+import type { Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { ChatPage } from "./pages/chat-page";
+import { uniqueAccount } from "./support/accounts";
+import { expectedReply } from "./support/mock-replies";
+import { userTextsOf } from "./support/recorded-input";
+import { signInThroughControlApi } from "./support/sign-in";
+
+/** Reads a draft straight from the browser's IndexedDB (the app's own database), as a reload would. */
+function storedDraft(page: Page, accountId: string, key: string): Promise<string | null> {
+  return page.evaluate(
+    ([account, draftKey]) =>
+      new Promise<string | null>((resolve, reject) => {
+        const request = indexedDB.open("lwc-chat");
+        request.onerror = () => reject(request.error);
+        request.onsuccess = () => {
+          const db = request.result;
+          const get = db.transaction("drafts").objectStore("drafts").get([account, draftKey]);
+          get.onsuccess = () => {
+            resolve((get.result as { text?: string } | undefined)?.text ?? null);
+            db.close();
+          };
+          get.onerror = () => reject(get.error);
+        };
+      }),
+    [accountId, key] as const,
+  );
+}
+
+test.describe("conversations kept in the browser", () => {
+  test("a reload brings the conversation back, and a follow-up carries its context upstream", async ({ page, signedInChat: chat, mock, account }) => {
+    await chat.sendAndWaitForReply("my name is Ada", expectedReply("my name is Ada"));
+    await expect.poll(() => chat.conversationIdInUrl()).not.toBeNull();
+    const id = chat.conversationIdInUrl();
+
+    await page.reload();
+    await expect(chat.userMessages).toHaveCount(1);
+    await expect(chat.userMessages).toContainText("my name is Ada");
+    await expect(chat.lastAssistantMessage()).toContainText(expectedReply("my name is Ada"));
+    expect(chat.conversationIdInUrl()).toBe(id);
+
+    await chat.sendAndWaitForReply("what is my name?", expectedReply("what is my name?", "my name is Ada"));
+    const requests = await mock.responsesRequestsOf(account.accountId);
+    expect(userTextsOf(requests.at(-1))).toEqual(["my name is Ada", "what is my name?"]);
+  });
+
+  test("a new tab opens the conversation that was open, and an unsent draft survives a reload", async ({ page, signedInChat: chat, account }) => {
+    await chat.sendAndWaitForReply("remember me", expectedReply("remember me"));
+    await expect.poll(() => chat.conversationIdInUrl()).not.toBeNull();
+    const id = chat.conversationIdInUrl()!;
+
+    await chat.input.fill("half-written thought");
+    await expect.poll(() => storedDraft(page, account.accountId, id)).toBe("half-written thought");
+    await page.reload();
+    await expect(chat.input).toHaveValue("half-written thought");
+
+    const second = await page.context().newPage();
+    await second.goto("/");
+    const secondChat = new ChatPage(second);
+    await expect(secondChat.userMessages).toContainText("remember me");
+    await expect.poll(() => secondChat.conversationIdInUrl()).toBe(id);
+    await second.close();
+  });
+
+  test("conversations can be started, switched, renamed and deleted; newest first", async ({ page, signedInChat: chat }) => {
+    await chat.sendAndWaitForReply("first topic", expectedReply("first topic"));
+    await expect(chat.conversationItems).toHaveCount(1);
+    const firstId = chat.conversationIdInUrl();
+
+    await chat.newChatButton.click();
+    await expect(chat.userMessages).toHaveCount(0);
+    await chat.sendAndWaitForReply("second topic", expectedReply("second topic"));
+    await expect(chat.conversationItems).toHaveCount(2);
+    await expect(chat.conversationItems.first()).toContainText("second topic");
+    await expect(chat.conversationItems.first()).toHaveAttribute("data-active", "true");
+
+    await chat.conversation("first topic").getByTestId("conversation-link").click();
+    await expect(chat.userMessages).toHaveCount(1);
+    await expect(chat.userMessages).toContainText("first topic");
+    await expect.poll(() => chat.conversationIdInUrl()).toBe(firstId);
+
+    await chat.conversation("first topic").getByTestId("conversation-rename").click();
+    await page.getByTestId("conversation-rename-input").fill("Renamed topic");
+    await page.getByTestId("conversation-rename-input").press("Enter");
+    await expect(chat.conversation("Renamed topic")).toHaveCount(1);
+    await page.reload();
+    await expect(chat.conversation("Renamed topic")).toHaveCount(1);
+
+    await chat.conversation("second topic").getByTestId("conversation-delete").click();
+    await expect(chat.conversationItems).toHaveCount(1);
+    await page.reload();
+    await expect(chat.conversationItems).toHaveCount(1);
+    await expect(chat.conversationItems).toContainText("Renamed topic");
+  });
+
+  test("another account on the same browser never sees them", async ({ page, signedInChat: chat, mock, account }) => {
+    await chat.sendAndWaitForReply("private to the first account", expectedReply("private to the first account"));
+    await expect.poll(() => chat.conversationIdInUrl()).not.toBeNull();
+    const firstAccountConversation = chat.conversationIdInUrl()!;
+    await chat.signOut();
+
+    const other = uniqueAccount("second account", "pro");
+    const otherChat = await signInThroughControlApi(page, mock, other);
+    await expect(otherChat.conversationItems).toHaveCount(0);
+    await expect(otherChat.userMessages).toHaveCount(0);
+
+    // Even the first account's conversation URL opens a new, empty chat.
+    await page.goto(`/?c=${firstAccountConversation}`);
+    await otherChat.expectSignedInAs(other.email);
+    await expect(otherChat.conversationItems).toHaveCount(0);
+    await expect(otherChat.userMessages).toHaveCount(0);
+    expect(account.accountId).not.toBe(other.accountId);
+  });
+
+  test("signing out can forget this device's conversations and preferences", async ({ page, signedInChat: chat, mock, account }) => {
+    await chat.selectModel("gpt-5.5");
+    await chat.sendAndWaitForReply("forget me", expectedReply("forget me"));
+    await expect(chat.conversationItems).toHaveCount(1);
+    expect(await page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith("lwc:")).length)).toBeGreaterThan(0);
+
+    await chat.signOutAndForget();
+    await expect(page.getByTestId("sign-in-button")).toBeVisible();
+    expect(await page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith("lwc:")))).toEqual([]);
+
+    const again = await signInThroughControlApi(page, mock, account);
+    await expect(again.storageNote).toBeVisible();
+    await expect(again.conversationItems).toHaveCount(0);
+    await expect(again.userMessages).toHaveCount(0);
+  });
+
+  test("without browser storage, chats still work in the tab and a note says they are not kept", async ({ page, mock, account }) => {
+    await page.addInitScript(() => {
+      // As in some private modes: opening IndexedDB fails.
+      Object.defineProperty(window, "indexedDB", { value: undefined, configurable: true });
+    });
+    const chat = await signInThroughControlApi(page, mock, account);
+    await expect(chat.storageNote).toContainText(/not keeping conversations/i);
+    await chat.sendAndWaitForReply("still works", expectedReply("still works"));
+    await expect(chat.conversationItems).toHaveCount(1);
+  });
+});
+
+test.describe("on a phone", () => {
+  test.use({ viewport: { width: 390, height: 800 } });
+
+  test("the conversation list is a drawer that switches conversations", async ({ signedInChat: chat }) => {
+    await chat.sendAndWaitForReply("phone topic one", expectedReply("phone topic one"));
+    await chat.newChatButton.click();
+    await chat.sendAndWaitForReply("phone topic two", expectedReply("phone topic two"));
+    await expect(chat.conversationItems.first()).toBeHidden(); // no sidebar at this width
+
+    await chat.page.getByTestId("conversations-button").click();
+    const drawer = chat.page.getByTestId("conversations-drawer");
+    await expect(drawer).toBeVisible();
+    await drawer.getByText("phone topic one", { exact: true }).click();
+    await expect(drawer).toBeHidden();
+    await expect(chat.userMessages).toContainText("phone topic one");
+  });
+});

@@ -1,0 +1,122 @@
+import "fake-indexeddb/auto";
+import { IDBFactory } from "fake-indexeddb";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import {
+  createMemoryConversationStore,
+  openConversationStore,
+  openIndexedDbConversationStore,
+  titleFromText,
+  type Conversation,
+  type ConversationStore,
+} from "./conversation-store";
+
+function conversation(accountId: string, id: string, updatedAt: number, text = "hello"): Conversation {
+  return {
+    id,
+    accountId,
+    title: titleFromText(text),
+    titleEdited: false,
+    createdAt: updatedAt,
+    updatedAt,
+    messages: [{ id: `${id}-m1`, role: "user", parts: [{ type: "text", text }] }],
+  };
+}
+
+beforeEach(() => {
+  // A fresh, empty IndexedDB for every test (fake-indexeddb/auto provides the other IDB globals).
+  globalThis.indexedDB = new IDBFactory();
+});
+afterEach(() => vi.restoreAllMocks());
+
+describe.each([
+  ["IndexedDB", () => openIndexedDbConversationStore()],
+  ["in-tab memory", async () => createMemoryConversationStore()],
+])("conversation store (%s)", (_name, open: () => Promise<ConversationStore>) => {
+  it("lists an account's conversations newest first and reads them back whole", async () => {
+    const store = await open();
+    await store.save(conversation("acct_a", "c1", 100, "first"));
+    await store.save(conversation("acct_a", "c2", 300, "second"));
+    await store.save(conversation("acct_a", "c3", 200, "third"));
+    expect((await store.list("acct_a")).map((item) => item.id)).toEqual(["c2", "c3", "c1"]);
+    expect((await store.get("acct_a", "c3"))?.messages[0]?.parts).toEqual([{ type: "text", text: "third" }]);
+  });
+
+  it("keeps accounts apart, even for the same conversation id", async () => {
+    const store = await open();
+    await store.save(conversation("acct_a", "same", 100, "mine"));
+    await store.save(conversation("acct_b", "same", 100, "theirs"));
+    expect(await store.list("acct_c")).toEqual([]);
+    expect((await store.get("acct_a", "same"))?.title).toBe("mine");
+    expect((await store.get("acct_b", "same"))?.title).toBe("theirs");
+    await store.forgetAccount("acct_a");
+    expect(await store.get("acct_a", "same")).toBeUndefined();
+    expect((await store.list("acct_b")).map((item) => item.id)).toEqual(["same"]);
+  });
+
+  it("renames and removes", async () => {
+    const store = await open();
+    await store.save(conversation("acct_a", "c1", 100));
+    await store.rename("acct_a", "c1", "Trip plans");
+    expect(await store.get("acct_a", "c1")).toMatchObject({ title: "Trip plans", titleEdited: true });
+    await store.remove("acct_a", "c1");
+    expect(await store.list("acct_a")).toEqual([]);
+  });
+
+  it("keeps drafts per account and conversation, and forgets them with the account", async () => {
+    const store = await open();
+    await store.setDraft("acct_a", "c1", "half a thought");
+    await store.setDraft("acct_b", "c1", "someone else's");
+    expect(await store.getDraft("acct_a", "c1")).toBe("half a thought");
+    expect(await store.getDraft("acct_a", "c2")).toBe("");
+    await store.setDraft("acct_a", "c1", "");
+    expect(await store.getDraft("acct_a", "c1")).toBe("");
+    await store.setDraft("acct_a", "new", "draft of a new chat");
+    await store.forgetAccount("acct_a");
+    expect(await store.getDraft("acct_a", "new")).toBe("");
+    expect(await store.getDraft("acct_b", "c1")).toBe("someone else's");
+  });
+});
+
+describe("openConversationStore", () => {
+  it("uses IndexedDB, so a second opening sees what the first saved", async () => {
+    const first = await openConversationStore();
+    expect(first.persistent).toBe(true);
+    await first.save(conversation("acct_a", "c1", 100));
+    const second = await openConversationStore();
+    expect((await second.list("acct_a")).map((item) => item.id)).toEqual(["c1"]);
+  });
+
+  it("falls back to the in-tab store when IndexedDB cannot be opened", async () => {
+    // @ts-expect-error simulating a browser without IndexedDB (some private modes, policies)
+    delete globalThis.indexedDB;
+    const store = await openConversationStore();
+    expect(store.persistent).toBe(false);
+    await store.save(conversation("acct_a", "c1", 100));
+    expect((await store.list("acct_a")).map((item) => item.id)).toEqual(["c1"]);
+  });
+
+  it("switches to the in-tab store when a write fails later, and says so", async () => {
+    let notified = 0;
+    const store = await openConversationStore(() => (notified += 1));
+    // The browser's storage refusing a write, as a full quota does.
+    vi.spyOn(IDBObjectStore.prototype, "put").mockImplementation(() => {
+      throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
+    });
+    await store.save(conversation("acct_a", "c1", 100));
+    expect(notified).toBe(1);
+    expect(store.persistent).toBe(false);
+    await store.save(conversation("acct_a", "c2", 200));
+    // The write that failed still landed in the tab, and later ones go there too.
+    expect((await store.list("acct_a")).map((item) => item.id)).toEqual(["c2", "c1"]);
+  });
+});
+
+describe("titleFromText", () => {
+  it("uses the first line, shortened at a word", () => {
+    expect(titleFromText("  Plan a trip\nwith details")).toBe("Plan a trip");
+    expect(titleFromText("")).toBe("New chat");
+    const long = "word ".repeat(30);
+    expect(titleFromText(long).length).toBeLessThanOrEqual(61);
+    expect(titleFromText(long).endsWith("…")).toBe(true);
+  });
+});
