@@ -1,7 +1,7 @@
 "use client";
 
 import { useCallback, useEffect, useRef, useState } from "react";
-import { textOf, type ChatUIMessage } from "@/lib/client/chat-turns";
+import { failureOf, markLastTurnFailed, textOf, type ChatUIMessage } from "@/lib/client/chat-turns";
 import {
   NEW_CHAT_DRAFT,
   openConversationStore,
@@ -61,6 +61,19 @@ function showInUrl(id: string | null, mode: "push" | "replace"): void {
   else window.history.replaceState(null, "", url);
 }
 
+/**
+ * A conversation saved while its last question was still being answered (the tab was closed or
+ * reloaded) ends in an unanswered user message: show that turn as failed, so it can be retried.
+ */
+function withUnansweredTurnFailed(messages: ChatUIMessage[]): ChatUIMessage[] {
+  const last = messages.at(-1);
+  if (!last || last.role !== "user" || failureOf(last)) return messages;
+  return markLastTurnFailed(messages, {
+    code: "stream_failed",
+    message: "The page was closed or reloaded before the answer arrived. Try again.",
+  });
+}
+
 function titleFor(messages: ChatUIMessage[]): string {
   const first = messages.find((message) => message.role === "user");
   return titleFromText(first ? textOf(first) : "");
@@ -98,7 +111,7 @@ export function useConversations(accountId: string): Conversations {
       const found = id ? await current.get(accountId, id) : undefined;
       if (found) {
         show(
-          { id: found.id, messages: found.messages, draft: await current.getDraft(accountId, found.id), saved: true },
+          { id: found.id, messages: withUnansweredTurnFailed(found.messages), draft: await current.getDraft(accountId, found.id), saved: true },
           { createdAt: found.createdAt, title: found.title, titleEdited: found.titleEdited },
         );
         writeStored(openPointerKey(accountId), found.id);

@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { ChatPage } from "./pages/chat-page";
 import { uniqueAccount } from "./support/accounts";
-import { expectedReply } from "./support/mock-replies";
+import { expectedReply, longMessage } from "./support/mock-replies";
 import { userTextsOf } from "./support/recorded-input";
 import { signInThroughControlApi } from "./support/sign-in";
 
@@ -156,4 +156,19 @@ test.describe("on a phone", () => {
     await expect(drawer).toBeHidden();
     await expect(chat.userMessages).toContainText("phone topic one");
   });
+});
+
+test("a reload during an answer keeps the question as a failed turn that can be retried", async ({ page, signedInChat: chat }) => {
+  const question = longMessage(80, "reload");
+  await chat.send(question);
+  await expect(chat.lastAssistantMessage()).toHaveAttribute("data-status", "streaming");
+  await expect.poll(() => chat.conversationIdInUrl()).not.toBeNull();
+
+  await page.reload();
+  await expect(chat.failedUserMessages).toHaveCount(1);
+  await expect(chat.error).toContainText(/reloaded before the answer arrived/);
+  await chat.retryTurnButton.click();
+  await expect(chat.lastAssistantMessage()).toContainText(expectedReply(question));
+  await expect(chat.lastAssistantMessage()).toHaveAttribute("data-status", "done");
+  await expect(chat.failedUserMessages).toHaveCount(0);
 });
