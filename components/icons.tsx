@@ -1,9 +1,10 @@
 // Small inline icons (stroke-based, 24×24 grid). Decorative: callers label the control, not the icon.
 import type { SVGProps } from "react";
 
-type IconProps = SVGProps<SVGSVGElement>;
+export type IconProps = SVGProps<SVGSVGElement>;
 
-function Icon({ children, ...props }: IconProps) {
+/** The shared 24×24 stroke icon frame; decorative (callers label the control). */
+export function Icon({ children, ...props }: IconProps) {
   return (
     <svg
       viewBox="0 0 24 24"

@@ -2,31 +2,6 @@ import { describeUpstreamFailure, isCloudflareChallenge, pickUsageHeaders } from
 import { jsonResponse } from "./json";
 import { identifierOrUndefined, LOG_PREFIX, type Logger } from "./logger";
 
-/** Enough of an error body to describe it; the rest is never read. */
-export const MAX_ERROR_BODY_BYTES = 64 * 1024;
-
-/** Reads at most `maxBytes` of a reply body as text and cancels the rest. */
-export async function readBoundedText(response: Response, maxBytes = MAX_ERROR_BODY_BYTES): Promise<string> {
-  if (!response.body) return "";
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let text = "";
-  let total = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.byteLength;
-      text += decoder.decode(value, { stream: true });
-      if (total >= maxBytes) break;
-    }
-  } catch {
-    // A cut error body still tells us the status.
-  } finally {
-    await reader.cancel().catch(() => undefined);
-  }
-  return text + decoder.decode();
-}
 
 interface UsageLimit {
   resetsAt: number | null;

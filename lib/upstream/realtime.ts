@@ -6,6 +6,7 @@
  *   `{chatgptUrl}/realtime/{transport}`.
  */
 import { ProviderAuthError } from "./errors";
+import { readBoundedText } from "./http";
 import type { BackendAuth, UpstreamConfig } from "./types";
 
 export const REALTIME_TRANSPORTS = ["codex", "wm", "vp", "vps"] as const;
@@ -132,25 +133,6 @@ function webCall(
   return { url: `${chatgptUrl.replace(/\/+$/, "")}/realtime/${transport}?dcid=0`, init: { method: "POST", headers, body: form } };
 }
 
-async function readBounded(response: Response, maxBytes: number): Promise<string> {
-  if (!response.body) return "";
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let text = "";
-  let total = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.byteLength;
-      text += decoder.decode(value, { stream: true });
-      if (total >= maxBytes) break;
-    }
-  } finally {
-    await reader.cancel().catch(() => undefined);
-  }
-  return text + decoder.decode();
-}
 
 export interface RealtimeCallOptions {
   /** Origin of the ChatGPT web transports, default https://chatgpt.com. */
@@ -178,7 +160,7 @@ export async function postRealtimeCall(
   const origin = new URL(url).origin;
   try {
     const response = await config.fetch(url, { ...init, signal });
-    const text = await readBounded(response, MAX_ANSWER_BYTES);
+    const text = await readBoundedText(response, MAX_ANSWER_BYTES);
     if (!response.ok) return { kind: "failed", status: response.status, bodyText: text };
     if (!looksLikeSdp(text)) return { kind: "not_sdp", status: response.status, contentType: response.headers.get("content-type") ?? "" };
     return { kind: "answer", sdp: text };

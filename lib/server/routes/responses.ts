@@ -1,4 +1,5 @@
 import { pickUsageHeaders } from "@/lib/upstream/backend";
+import { readBoundedText } from "@/lib/upstream/http";
 import { isProviderAuthError, isRefreshTokenInvalid } from "@/lib/upstream/errors";
 import {
   isServiceTierRejection,
@@ -14,12 +15,7 @@ import { readProxyHeaders, SERVICE_TIER_FALLBACK_HEADER } from "../responses-hea
 import type { RouteHandler } from "../router";
 import { isAuthenticated, type AuthenticatedRecord, type LoadedSession } from "../session-record";
 import type { SessionManager } from "../session-manager";
-import {
-  isEventStream,
-  readBoundedText,
-  unexpectedContentTypeResponse,
-  upstreamFailureResponse,
-} from "../upstream-failure";
+import { isEventStream, unexpectedContentTypeResponse, upstreamFailureResponse } from "../upstream-failure";
 import { guardUpstreamStream } from "../upstream-stream";
 import { NOT_AUTHENTICATED_MESSAGE } from "./models";
 
