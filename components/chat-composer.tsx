@@ -152,7 +152,7 @@ export function ChatComposer({
         className="block max-h-[40dvh] min-h-[3.25rem] w-full resize-none bg-transparent px-4 pt-3.5 pb-1 text-[15px] leading-6 text-foreground [field-sizing:content] placeholder:text-muted-foreground focus:outline-none"
       />
       <div className="flex items-end justify-between gap-2 px-2 pb-2">
-        <div className="flex min-w-0 items-center gap-0.5">
+        <div className="flex min-w-0 flex-wrap items-center gap-0.5">
           {imagesAllowed && (
             <>
               <input
