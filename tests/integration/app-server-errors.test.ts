@@ -1,21 +1,13 @@
 /** Agent voice: every error status of the contract's app-server routes, and start failures. */
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { loadProtocolValidator, type ProtocolValidator } from "@/test-support/fake-app-server/protocol-schema";
-import { findLeakedTokens, startHarness } from "./harness";
-import { OFFER_SDP, startAgentHarness, type AgentHarness } from "./app-server-harness";
+import { describe, expect, it } from "vitest";
+import { startHarness } from "./harness";
+import { OFFER_SDP, startAgentHarness, finishAgentHarnessAfterEach, type AgentHarness } from "./app-server-harness";
 
-let validator: ProtocolValidator;
 let h: AgentHarness | undefined;
-
-beforeAll(() => {
-  validator = loadProtocolValidator();
-});
-
-afterEach(async () => {
-  if (h) expect(findLeakedTokens(h.evidence)).toEqual([]);
-  await h?.finish(validator);
-  h = undefined;
-});
+finishAgentHarnessAfterEach(
+  () => h,
+  () => (h = undefined),
+);
 
 const start = "/realtime/app-server";
 

@@ -2,26 +2,18 @@
  * Agent voice, while live: handoffs, tools, confirmations, declined approvals, token refresh, and
  * the event stream (buffer before the first subscriber, resume with ?after=, keepalive).
  */
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { answerTo } from "@/test-support/fake-app-server/control";
-import { loadProtocolValidator, type ProtocolValidator } from "@/test-support/fake-app-server/protocol-schema";
 import type { ConfirmTool } from "@/lib/realtime/types";
 import { referenceConfirmTool } from "@/lib/realtime/tools";
-import { findLeakedTokens, type TestClient } from "./harness";
-import { openEvents, startAgentHarness, waitForExit, type AgentHarness } from "./app-server-harness";
+import type { TestClient } from "./harness";
+import { openEvents, startAgentHarness, waitForExit, finishAgentHarnessAfterEach, type AgentHarness } from "./app-server-harness";
 
-let validator: ProtocolValidator;
 let h: AgentHarness | undefined;
-
-beforeAll(() => {
-  validator = loadProtocolValidator();
-});
-
-afterEach(async () => {
-  if (h) expect(findLeakedTokens(h.evidence)).toEqual([]);
-  await h?.finish(validator);
-  h = undefined;
-});
+finishAgentHarnessAfterEach(
+  () => h,
+  () => (h = undefined),
+);
 
 async function hangUp(client: TestClient, sessionId: string) {
   const pid = await h!.livePid();

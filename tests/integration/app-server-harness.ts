@@ -3,13 +3,13 @@
  * `realtime.appServer` pointing at the fake app-server, an NDJSON event reader, and the checks
  * every test ends with (no process left, every message valid against the real binary's schema).
  */
-import { expect } from "vitest";
+import { afterEach, beforeAll, expect } from "vitest";
 import { referenceConfirmTool, referenceTools } from "@/lib/realtime/tools";
 import type { AppServerOptions, ConfirmTool } from "@/lib/realtime/types";
 import type { ProviderHandlerOptions } from "@/lib/server/options";
 import { createFakeAppServer, type FakeAppServer, type FakeScript } from "@/test-support/fake-app-server/control";
-import type { ProtocolValidator } from "@/test-support/fake-app-server/protocol-schema";
-import { signIn, startHarness, type Harness, type TestClient } from "./harness";
+import { loadProtocolValidator, type ProtocolValidator } from "@/test-support/fake-app-server/protocol-schema";
+import { findLeakedTokens, signIn, startHarness, type Harness, type TestClient } from "./harness";
 
 export const OFFER_SDP = "v=0\r\no=- 4611 2 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\n";
 
@@ -155,4 +155,22 @@ export async function openEvents(client: TestClient, sessionId: string, after?: 
       reader.cancel().catch(() => undefined);
     },
   };
+}
+
+/**
+ * Registers the checks every agent-voice test ends with: the test's harness (read through
+ * `current`) leaked no token and left no process, and every message was valid against the real
+ * binary's schema; then `clear` forgets it.
+ */
+export function finishAgentHarnessAfterEach(current: () => AgentHarness | undefined, clear: () => void): void {
+  let validator: ProtocolValidator;
+  beforeAll(() => {
+    validator = loadProtocolValidator();
+  });
+  afterEach(async () => {
+    const h = current();
+    if (h) expect(findLeakedTokens(h.evidence)).toEqual([]);
+    await h?.finish(validator);
+    clear();
+  });
 }

@@ -4,24 +4,15 @@
  * leaving no process behind (checked by pid) and the private folder removed.
  */
 import { stat } from "node:fs/promises";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { sessionKey } from "@/lib/server/session-store";
-import { loadProtocolValidator, type ProtocolValidator } from "@/test-support/fake-app-server/protocol-schema";
-import { findLeakedTokens } from "./harness";
-import { isAlive, openEvents, startAgentHarness, waitForExit, type AgentHarness } from "./app-server-harness";
+import { isAlive, openEvents, startAgentHarness, waitForExit, finishAgentHarnessAfterEach, type AgentHarness } from "./app-server-harness";
 
-let validator: ProtocolValidator;
 let h: AgentHarness | undefined;
-
-beforeAll(() => {
-  validator = loadProtocolValidator();
-});
-
-afterEach(async () => {
-  if (h) expect(findLeakedTokens(h.evidence)).toEqual([]);
-  await h?.finish(validator);
-  h = undefined;
-});
+finishAgentHarnessAfterEach(
+  () => h,
+  () => (h = undefined),
+);
 
 async function homeOf(pid: number): Promise<string> {
   const spawned = (await h!.fake.log()).find((entry) => entry.type === "spawned" && entry.pid === pid);

@@ -4,23 +4,14 @@
  */
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { loadProtocolValidator, type ProtocolValidator } from "@/test-support/fake-app-server/protocol-schema";
-import { findLeakedTokens } from "./harness";
-import { OFFER_SDP, openEvents, startAgentHarness, waitForExit, type AgentHarness } from "./app-server-harness";
+import { describe, expect, it } from "vitest";
+import { OFFER_SDP, openEvents, startAgentHarness, waitForExit, finishAgentHarnessAfterEach, type AgentHarness } from "./app-server-harness";
 
-let validator: ProtocolValidator;
 let h: AgentHarness | undefined;
-
-beforeAll(() => {
-  validator = loadProtocolValidator();
-});
-
-afterEach(async () => {
-  if (h) expect(findLeakedTokens(h.evidence)).toEqual([]);
-  await h?.finish(validator);
-  h = undefined;
-});
+finishAgentHarnessAfterEach(
+  () => h,
+  () => (h = undefined),
+);
 
 async function filesUnder(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { withFileTypes: true, recursive: true });
