@@ -1,7 +1,7 @@
 import type { ChatErrorInfo } from "@/lib/client/chat-error";
 import { formatDuration, formatResetTime } from "@/lib/client/format-time";
 import { secondaryButton } from "./button-styles";
-import { AlertIcon } from "./icons";
+import { ErrorAlert } from "./error-alert";
 
 interface ChatErrorAlertProps {
   error: ChatErrorInfo;
@@ -39,25 +39,13 @@ const TITLES: Record<string, string> = {
 export function ChatErrorAlert({ error, onSignIn, children }: ChatErrorAlertProps) {
   const message = error.code === "usage_limit" ? usageLimitText(error) : error.message;
   return (
-    <div
-      role="alert"
-      data-testid="chat-error"
-      data-error-code={error.code}
-      className="flex gap-3 rounded-xl border border-destructive/25 bg-destructive-soft px-4 py-3 text-sm"
-    >
-      <AlertIcon className="mt-0.5 size-[18px] shrink-0 text-destructive" />
-      <div className="min-w-0 flex-1">
-        <p className="font-semibold text-foreground">{TITLES[error.code] ?? "Something went wrong"}</p>
-        <p className="mt-0.5 leading-6 text-foreground/85">{message}</p>
-        <div className="mt-2.5 flex flex-wrap gap-2 empty:hidden">
-          {error.code === "not_authenticated" && (
-            <button type="button" onClick={onSignIn} className={`${secondaryButton} h-8`}>
-              Sign in again
-            </button>
-          )}
-          {children}
-        </div>
-      </div>
-    </div>
+    <ErrorAlert testId="chat-error" code={error.code} title={TITLES[error.code] ?? "Something went wrong"} message={message}>
+      {error.code === "not_authenticated" && (
+        <button type="button" onClick={onSignIn} className={`${secondaryButton} h-8`}>
+          Sign in again
+        </button>
+      )}
+      {children}
+    </ErrorAlert>
   );
 }
