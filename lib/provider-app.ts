@@ -4,7 +4,7 @@ import { normalizeAppBasePath } from "@/lib/client/base-path";
 import { createStoreFromEnv, STORE_ENV_VARIABLES } from "@/lib/stores";
 import { createProviderHandler, type ProviderHandler } from "@/lib/server/handler";
 import type { ProviderHandlerOptions } from "@/lib/server/options";
-import { referenceConfirmTool, referenceTools } from "@/lib/realtime/tools";
+import { referenceConfirmTool, referenceTools } from "@/lib/agent-voice/tools";
 import { REALTIME_TRANSPORTS, VOICE_MODES } from "@/lib/upstream/realtime";
 
 const commaList = z

@@ -4,7 +4,7 @@
  * the model (beyond the baseline). This is how docs/agent-voice-lockdown.md was verified.
  * Offline: the mock on 127.0.0.1, the local-upstream keys always on.
  */
-import { codexConfigToml, LOCKDOWN_SETTINGS } from "../lib/realtime/codex-config";
+import { codexConfigToml, LOCKDOWN_SETTINGS } from "../lib/agent-voice/codex-config";
 import { startMockUpstream, type MockUpstream } from "../mock-upstream/server";
 import { signInThroughMock } from "../mock-upstream/sign-in";
 import { AppServerDriver } from "../tests/codex-real/app-server-driver";

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { codexConfigToml } from "@/lib/realtime/codex-config";
-import type { AppServerOptions, ConfirmTool } from "@/lib/realtime/types";
+import { codexConfigToml } from "@/lib/agent-voice/codex-config";
+import type { AppServerOptions, ConfirmTool } from "@/lib/agent-voice/types";
 import { createMemoryStore } from "@/lib/stores/memory-store";
 import { createRateLimiter, type RateLimiterFactory } from "@/lib/stores/rate-limit";
 import type { KeyValueStore } from "@/lib/stores/types";

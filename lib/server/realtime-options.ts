@@ -6,7 +6,7 @@ import {
   type RealtimeTransport,
   type VoiceMode,
 } from "@/lib/upstream/realtime";
-import type { AppServerOptions } from "@/lib/realtime/types";
+import type { AppServerOptions } from "@/lib/agent-voice/types";
 import type { AccountInfo, BackendAuth } from "@/lib/upstream/types";
 
 /** What `realtime.getAuth` is asked. */

@@ -6,8 +6,8 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { createProviderHandler } from "../../lib/server/handler";
-import { referenceConfirmTool, referenceTools } from "../../lib/realtime/tools";
-import type { AppServerOptions } from "../../lib/realtime/types";
+import { referenceConfirmTool, referenceTools } from "../../lib/agent-voice/tools";
+import type { AppServerOptions } from "../../lib/agent-voice/types";
 import { startMockUpstream, type MockUpstream } from "../../mock-upstream/server";
 import { createFakeAppServer } from "../../test-support/fake-app-server/control";
 import { serveHandler } from "../../test-support/serve-handler";
@@ -128,7 +128,7 @@ export async function benchAppServer(runs = Number(process.env.BENCH_APP_SERVER_
 
 /**
  * Extra options for the real executable. None: the handler writes the default config.toml
- * (lib/realtime/codex-config.ts), which, the mock being local, keeps codex on the mock's URLs.
+ * (lib/agent-voice/codex-config.ts), which, the mock being local, keeps codex on the mock's URLs.
  * Returning null skips the real rows.
  */
 async function realConfig(): Promise<Partial<AppServerOptions> | null> {

@@ -5,7 +5,7 @@
  * new codex changes the protocol under our messages, the check (and the fast tests) fail.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { codexConfigToml } from "@/lib/realtime/codex-config";
+import { codexConfigToml } from "@/lib/agent-voice/codex-config";
 import { startMockUpstream, type MockUpstream } from "@/mock-upstream/server";
 import { signInThroughMock } from "@/mock-upstream/sign-in";
 import type { FakeLogEntry } from "@/test-support/fake-app-server/control";

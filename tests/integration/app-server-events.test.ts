@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { answerTo } from "@/test-support/fake-app-server/control";
-import type { ConfirmTool } from "@/lib/realtime/types";
-import { referenceConfirmTool } from "@/lib/realtime/tools";
+import type { ConfirmTool } from "@/lib/agent-voice/types";
+import { referenceConfirmTool } from "@/lib/agent-voice/tools";
 import type { TestClient } from "./harness";
 import { openEvents, startAgentHarness, waitForExit, finishAgentHarnessAfterEach, type AgentHarness } from "./app-server-harness";
 

@@ -4,8 +4,8 @@
  * every test ends with (no process left, every message valid against the real binary's schema).
  */
 import { afterEach, beforeAll, expect } from "vitest";
-import { referenceConfirmTool, referenceTools } from "@/lib/realtime/tools";
-import type { AppServerOptions, ConfirmTool } from "@/lib/realtime/types";
+import { referenceConfirmTool, referenceTools } from "@/lib/agent-voice/tools";
+import type { AppServerOptions, ConfirmTool } from "@/lib/agent-voice/types";
 import type { ProviderHandlerOptions } from "@/lib/server/options";
 import { createFakeAppServer, type FakeAppServer, type FakeScript } from "@/test-support/fake-app-server/control";
 import { loadProtocolValidator, type ProtocolValidator } from "@/test-support/fake-app-server/protocol-schema";

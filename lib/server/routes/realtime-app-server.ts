@@ -4,9 +4,9 @@
  * the rest of the handler stay free of Node-specific imports.
  */
 import { isRefreshTokenInvalid } from "@/lib/upstream/errors";
-import type { LiveSessions } from "@/lib/realtime/live-sessions";
-import type { LiveSession } from "@/lib/realtime/live-session";
-import type { AppServerOptions } from "@/lib/realtime/types";
+import type { LiveSessions } from "@/lib/agent-voice/live-sessions";
+import type { LiveSession } from "@/lib/agent-voice/live-session";
+import type { AppServerOptions } from "@/lib/agent-voice/types";
 import { cachedAccountModelSlugs, type AccountModelsCache } from "../account-models";
 import { readBodyWithLimit } from "../body-limit";
 import type { ServerContext } from "../context";
@@ -35,7 +35,7 @@ export function createAppServerRoutes(
 
   /** The bridge, imported and built on first use (Node only). */
   function bridge(): Promise<LiveSessions> {
-    liveSessions ??= import("@/lib/realtime/live-sessions").then(({ createLiveSessions }) =>
+    liveSessions ??= import("@/lib/agent-voice/live-sessions").then(({ createLiveSessions }) =>
       createLiveSessions(appServer, { store: options.store, logger: options.logger, now: options.now }),
     );
     return liveSessions;
@@ -205,7 +205,7 @@ export function createAppServerRoutes(
   const notes: RouteHandler = async (request) => {
     const session = await manager.read(request);
     if (!isAuthenticated(session)) return notAuthenticated();
-    const { listNotes } = await import("@/lib/realtime/tools/notes");
+    const { listNotes } = await import("@/lib/agent-voice/tools/notes");
     return jsonResponse({ notes: await listNotes(options.store, session.record.account.accountId) });
   };
 
