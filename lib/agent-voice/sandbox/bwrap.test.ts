@@ -1,0 +1,163 @@
+/**
+ * The bwrap sandbox for real (bubblewrap is installed by scripts/ensure-system-deps.sh): what a
+ * process inside can see, read and write, checked from inside with a shell, and the probe that
+ * makes agent voice fail closed when bwrap is missing.
+ */
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createBwrapSandbox } from "./bwrap";
+import type { AgentSandbox, SandboxSpawnRequest } from "./types";
+
+let scratch: string;
+let home: string;
+let secretFile: string;
+let extra: string;
+const MARKER = `lwc-sandbox-marker-${process.pid}-${Date.now()}`;
+let sandbox: AgentSandbox;
+
+beforeAll(async () => {
+  scratch = mkdtempSync(join(tmpdir(), "lwc-bwrap-test-"));
+  home = join(scratch, "home");
+  mkdirSync(join(home, "work"), { recursive: true });
+  secretFile = join(scratch, "secret.env");
+  writeFileSync(secretFile, `LWC_SECRET=${MARKER}\n`);
+  extra = join(scratch, "extra");
+  mkdirSync(extra);
+  writeFileSync(join(extra, "shown.txt"), "shown read-only\n");
+  sandbox = createBwrapSandbox({ readOnlyPaths: [extra] });
+  expect(await sandbox.status()).toEqual({ available: true });
+});
+
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+const ENV = { HOME: "", PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, LANG: "C.UTF-8" };
+
+/** Runs `command args` in the sandbox; resolves with its stdout, stderr and exit code. */
+function run(request: Partial<SandboxSpawnRequest> & { command: string; args: string[] }) {
+  const { process: child } = sandbox.spawn({ homeDir: home, cwd: join(home, "work"), env: { ...ENV, HOME: home }, ...request });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdin.end();
+  return new Promise<{ stdout: string; stderr: string; code: number | null }>((resolve) =>
+    child.once("close", (code) => resolve({ stdout, stderr, code })),
+  );
+}
+
+function groupExists(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const sh = (script: string) => run({ command: "sh", args: ["-c", script] });
+
+describe("the bwrap sandbox", () => {
+  it("hides the host's files: not the app's folder, not /tmp, not /etc/passwd, not the server's /proc", async () => {
+    process.env.LWC_SANDBOX_TEST_MARKER = MARKER;
+    try {
+      const { stdout, code } = await sh(
+        [
+          `cat ${secretFile} 2>/dev/null || echo no-secret-file`,
+          `ls ${process.cwd()} 2>/dev/null || echo no-app-folder`,
+          "ls -A /tmp",
+          "ls /etc/passwd 2>/dev/null || echo no-passwd",
+          `cat /proc/${process.pid}/environ 2>/dev/null || echo no-server-proc`,
+          "cat /proc/1/environ | tr '\\0' '\\n'",
+        ].join("; "),
+      );
+      expect(code).toBe(0);
+      const lines = stdout.trim().split("\n");
+      expect(lines.slice(0, 4)).toEqual(["no-secret-file", "no-app-folder", basename(scratch), "no-passwd"]);
+      expect(lines[4]).toBe("no-server-proc");
+      // PID 1 inside is bwrap: its environment is exactly the process's minimal one.
+      expect(lines.slice(5).sort()).toEqual([`HOME=${home}`, "LANG=C.UTF-8", `PATH=${ENV.PATH}`].sort());
+      expect(stdout).not.toContain(MARKER);
+    } finally {
+      delete process.env.LWC_SANDBOX_TEST_MARKER;
+    }
+  });
+
+  it("sees only its own processes, has no capabilities, and can write only its private home", async () => {
+    const { stdout } = await sh(
+      [
+        "ls /proc | grep -c '^[0-9]'",
+        "grep CapEff /proc/self/status",
+        "touch /outside 2>/dev/null && echo root-writable || echo root-read-only",
+        `touch ${extra}/x 2>/dev/null && echo extra-writable || echo extra-read-only`,
+        "touch /usr/x 2>/dev/null && echo usr-writable || echo usr-read-only",
+        `echo written > ${home}/note && cat ${home}/note`,
+        `cat ${extra}/shown.txt`,
+      ].join("; "),
+    );
+    const [processes, caps, ...rest] = stdout.trim().split("\n");
+    // bwrap (PID 1), sh, and the ls (or grep) of the pipeline.
+    expect(Number(processes)).toBeLessThanOrEqual(4);
+    expect(caps).toMatch(/^CapEff:\s+0+$/);
+    expect(rest).toEqual(["root-read-only", "extra-read-only", "usr-read-only", "written", "shown read-only"]);
+  });
+
+  it("runs a JS launcher through a node_modules/.bin link: its package folder and its node are visible", async () => {
+    const modules = join(scratch, "install", "node_modules");
+    mkdirSync(join(modules, "tool", "bin"), { recursive: true });
+    mkdirSync(join(modules, "tool-platform"), { recursive: true });
+    mkdirSync(join(modules, ".bin"));
+    writeFileSync(join(modules, "tool-platform", "payload.txt"), "the platform package\n");
+    const launcher = join(modules, "tool", "bin", "tool.js");
+    writeFileSync(
+      launcher,
+      `#!/usr/bin/env node\nconst { readFileSync } = require("node:fs");\nprocess.stdout.write(readFileSync(${JSON.stringify(join(modules, "tool-platform", "payload.txt"))}, "utf8"));\n`,
+    );
+    chmodSync(launcher, 0o755);
+    symlinkSync("../tool/bin/tool.js", join(modules, ".bin", "tool"));
+    const { stdout, stderr, code } = await run({ command: join(modules, ".bin", "tool"), args: [] });
+    expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+    expect(stdout).toBe("the platform package\n");
+    // Described the same way: the package tree and node, besides the system folders.
+    const limits = sandbox.limits(join(modules, ".bin", "tool"), { ...ENV, HOME: home });
+    expect(limits.readOnly).toEqual(expect.arrayContaining([modules, process.execPath, extra, "/usr"]));
+    expect(limits.readOnly.some((path) => path.startsWith(process.cwd()) && path !== process.execPath)).toBe(false);
+  });
+
+  it("keeps the network of the host (codex must reach the upstream)", async () => {
+    const { stdout } = await sh("cat /proc/net/dev | grep -c lo:");
+    expect(stdout.trim()).toBe("1");
+  });
+
+  it("ends everything inside with teardown(), also what the command started", async () => {
+    const handle = sandbox.spawn({ command: "sh", args: ["-c", "sleep 60 & sleep 60"], homeDir: home, cwd: home, env: { ...ENV, HOME: home } });
+    const exited = new Promise((resolve) => handle.process.once("exit", resolve));
+    handle.teardown();
+    await exited;
+    // The whole process group (bwrap, its PID 1, sh, both sleeps) goes; the OS has no event for
+    // the last member leaving, so poll with a deadline.
+    const deadline = Date.now() + 5_000;
+    while (groupExists(handle.process.pid!)) {
+      expect(Date.now()).toBeLessThan(deadline);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  });
+});
+
+describe("fail closed", () => {
+  it("a missing bwrap makes the sandbox unavailable, with the fix to apply", async () => {
+    const missing = createBwrapSandbox({ bwrapPath: join(scratch, "no-such-bwrap") });
+    const status = await missing.status();
+    expect(status).toMatchObject({ available: false, reason: expect.stringContaining("not found") });
+    expect(status.available === false && status.fix).toContain("apt-get install bubblewrap");
+    expect(() => missing.spawn({ command: "sh", args: [], homeDir: home, cwd: home, env: ENV })).toThrow(/not available/);
+  });
+
+  it("a bwrap that cannot build the sandbox (here: an extra path that does not exist) is unavailable too", async () => {
+    const broken = createBwrapSandbox({ readOnlyPaths: [join(scratch, "does-not-exist")] });
+    const status = await broken.status();
+    expect(status).toMatchObject({ available: false, reason: expect.stringContaining("does-not-exist") });
+    expect(existsSync(join(scratch, "does-not-exist"))).toBe(false);
+  });
+});
