@@ -15,14 +15,21 @@ export interface SessionApi {
   logout(signal?: AbortSignal): Promise<PublicSessionState>;
 }
 
-/** The header POST /login answers with the pending login's secret; /login, /status and /session send it back. */
+/**
+ * The login nonce header (docs/api.md, "The login nonce"). The page opts in: it sends the header on
+ * every session call, with the nonce its tab keeps or `new` while it has none. POST /login answers
+ * with the login's secret; /login, /status and /session send it back.
+ */
 export const LOGIN_NONCE_HEADER = "x-lwc-login-nonce";
+/** What the page sends while its tab holds no nonce (the same value as the server's LOGIN_NONCE_OPT_IN). */
+export const LOGIN_NONCE_OPT_IN = "new";
 
 /**
  * Keeps the tab's login nonce in sessionStorage (one per tab, survives reloads, not shared with
  * other tabs), or in memory where there is no sessionStorage. The server shows a pending code, and
  * advances the login, only to the tab holding its nonce: a session cookie planted by someone else
- * then reads as signed out, and signing in starts this tab's own login.
+ * (with or without a nonce of its own) then reads as signed out, and signing in starts this tab's
+ * own login.
  */
 function createNonceKeeper(basePath: string) {
   const key = `lwc-login-nonce:${basePath || "/"}`;
@@ -59,9 +66,7 @@ export function createSessionApi(options: SessionApiOptions = {}): SessionApi {
   const nonce = createNonceKeeper(basePath);
 
   const call = async (method: "GET" | "POST", path: string, signal?: AbortSignal): Promise<PublicSessionState> => {
-    const headers: Record<string, string> = { accept: "application/json" };
-    const kept = nonce.get();
-    if (kept !== null) headers[LOGIN_NONCE_HEADER] = kept;
+    const headers: Record<string, string> = { accept: "application/json", [LOGIN_NONCE_HEADER]: nonce.get() ?? LOGIN_NONCE_OPT_IN };
     const response = await doFetch(`${basePath}${path}`, {
       method,
       credentials: "include",

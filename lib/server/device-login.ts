@@ -10,9 +10,9 @@ import type { ServerContext } from "./context";
 import { serializeSessionCookie } from "./cookies";
 import { randomId } from "./encoding";
 import { LOG_PREFIX } from "./logger";
-import { carriesLoginNonce, newLoginNonce } from "./login-nonce";
+import { newLoginNonce, optsInToLoginNonce, ownsLogin } from "./login-nonce";
 import { AUTHORIZATION_EXPIRED_MESSAGE, toPublicState, type PublicSessionState } from "./public-state";
-import type { LoadedSession, PendingRecord, SessionRecord } from "./session-record";
+import type { LoadedSession, MovedRecord, PendingRecord, SessionRecord } from "./session-record";
 
 export const POLL_LOCK_PREFIX = "lwc:lock:poll:";
 const POLL_LOCK_MARGIN_MS = 5_000;
@@ -21,7 +21,7 @@ export interface StateOutcome {
   state: PublicSessionState;
   /** A Set-Cookie value when the session id was created or rotated. */
   setCookie?: string;
-  /** The pending login's tab secret, sent back once in the x-lwc-login-nonce reply header. */
+  /** A bound pending login's tab secret, sent back once in the x-lwc-login-nonce reply header. */
   loginNonce?: string;
 }
 
@@ -37,13 +37,20 @@ export const LOGIN_REUSE_RATE_LIMIT = { limit: 20, windowMs: 60_000 };
 export const UNFINISHED_LOGIN_GRACE_MS = 60 * 60_000;
 
 /**
- * POST /login. An authenticated session is answered as is. Otherwise the login moves to a NEW session
- * id (new cookie, old record gone): a still-valid pending code is reused (no upstream call) only by
- * the tab that started it (its login nonce), and only by the one request that atomically claims the
- * old record; anything else asks upstream for a new code (counted against the login limits). A session
- * id planted in the browser before sign-in is thereby worthless. Upstream trouble throws the
- * ProviderAuthError (device_code_disabled, device_code_request_failed, network_error); the session is
- * then left as it was.
+ * How long the old session id of a moved login still answers POST /login (with the login's state,
+ * no cookie). Requests sent together with the one that moved it arrive within milliseconds; a
+ * request that comes later with the old cookie finds no session and starts a new login.
+ */
+export const MOVED_LOGIN_GRACE_MS = 10_000;
+
+/**
+ * POST /login. An authenticated session is answered as is. A still-valid pending login that this
+ * request may reuse (see `ownsLogin`: the cookie alone for a login started without the nonce, the
+ * nonce for a bound one) is reused without an upstream call; anything else asks upstream for a new
+ * code (counted against the login limits) under a NEW session id (new cookie, old record gone). A
+ * reuse moves the login to a new session id too, so a session id planted before sign-in is
+ * worthless. Upstream trouble throws the ProviderAuthError (device_code_disabled,
+ * device_code_request_failed, network_error); the session is then left as it was.
  */
 export async function startLogin(
   ctx: ServerContext,
@@ -55,8 +62,8 @@ export async function startLogin(
   const now = options.now();
   const record = existing?.record;
   if (record?.state === "authenticated") return { state: toPublicState(record, now) };
-  if (record?.state === "pending" && now < record.device.expiresAt && carriesLoginNonce(request, record)) {
-    return reusePending(ctx, request, existing as LoadedSession<PendingRecord>);
+  if ((record?.state === "pending" || record?.state === "moved") && now < record.device.expiresAt && ownsLogin(request, record)) {
+    return reusePending(ctx, request, existing as LoadedSession<PendingRecord | MovedRecord>);
   }
 
   // The per-address limit, then one per address prefix (so one client with many addresses of one
@@ -78,7 +85,7 @@ export async function startLogin(
     // Until sign-in the record only needs to outlive its code; sign-in starts the real session lifetime.
     expiresAt: Math.min(now + options.sessionTtlMs, device.expiresAt + UNFINISHED_LOGIN_GRACE_MS),
     state: "pending",
-    device: { ...device, nonce: newLoginNonce() },
+    device: optsInToLoginNonce(request) ? { ...device, nonce: newLoginNonce() } : device,
   };
   const sessionId = randomId();
   await ctx.sessions.save(sessionId, pending);
@@ -91,23 +98,28 @@ function rateLimited(reset: number, now: number, scope: "client" | "all"): Login
 }
 
 /**
- * The same pending login under a new id. Only the request that deletes the old record (compared with
- * the value it read) goes on, so concurrent requests with one cookie leave exactly one live record;
- * the others get the state without a cookie. Counted per login in a cheap limiter.
+ * The same pending login under a new id. Only the request that atomically replaces the old record
+ * (compared with the value it read) by a short-lived "moved" marker goes on, so concurrent requests
+ * with one cookie leave exactly one live record; the others, and requests that read the marker,
+ * get the state without a cookie and cause no upstream call. Counted per login in a cheap limiter.
  */
 async function reusePending(
   ctx: ServerContext,
   request: Request,
-  existing: LoadedSession<PendingRecord>,
+  existing: LoadedSession<PendingRecord | MovedRecord>,
 ): Promise<LoginOutcome> {
   const now = ctx.options.now();
   if (ctx.loginReuseLimiter) {
     const limit = await ctx.loginReuseLimiter.limit(existing.record.loginId);
     if (!limit.success) return rateLimited(limit.reset, now, "client");
   }
-  const claimed = existing.sealed !== undefined && (await ctx.sessions.claim(existing.id, existing.sealed));
-  if (!claimed) return { state: toPublicState(existing.record, now) };
-  const moved: PendingRecord = { ...existing.record, device: { ...existing.record.device, nonce: newLoginNonce() } };
+  const pending: PendingRecord = { ...existing.record, state: "pending" };
+  const stateWithoutCookie = { state: toPublicState(pending, now) };
+  if (existing.record.state === "moved" || existing.sealed === undefined) return stateWithoutCookie;
+  const marker: MovedRecord = { ...existing.record, state: "moved", expiresAt: now + MOVED_LOGIN_GRACE_MS };
+  if (!(await ctx.sessions.saveIfUnchanged(existing.id, existing.sealed, marker))) return stateWithoutCookie;
+  const { nonce } = pending.device;
+  const moved: PendingRecord = nonce === undefined ? pending : { ...pending, device: { ...pending.device, nonce: newLoginNonce() } };
   const sessionId = randomId();
   await ctx.sessions.save(sessionId, moved);
   return movedTo(ctx, request, sessionId, moved);

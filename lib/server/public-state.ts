@@ -39,5 +39,7 @@ export function toPublicState(record: SessionRecord | null, now: number): Public
     case "expired":
     case "error":
       return { status: record.state, error: record.failure.code, message: record.failure.message };
+    case "moved":
+      return UNAUTHENTICATED;
   }
 }

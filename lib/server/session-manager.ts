@@ -5,7 +5,7 @@ import type { LoginLimitKeys } from "./client-address";
 import { clearSessionCookie, readSessionCookie } from "./cookies";
 import { advancePending, startLogin, type LoginOutcome, type StateOutcome } from "./device-login";
 import { LOG_PREFIX } from "./logger";
-import { carriesLoginNonce } from "./login-nonce";
+import { ownsLogin } from "./login-nonce";
 import { REFRESH_TOKEN_INVALID_MESSAGE, toPublicState, UNAUTHENTICATED } from "./public-state";
 import type { AuthenticatedRecord, LoadedSession, PendingRecord } from "./session-record";
 
@@ -29,12 +29,15 @@ export function createSessionManager(ctx: ServerContext) {
   }
 
   /**
-   * As `read`, but a pending login counts only for the tab that started it (its login nonce): for
-   * anyone else it is no session at all, so a planted cookie shows no code and polls nothing.
+   * As `read`, but a pending login counts only for a request that may see it (`ownsLogin`: the
+   * cookie alone for a login started without the nonce, its nonce for a bound one); for anyone else,
+   * and for a moved login's old id, it is no session at all. So a client that opted in (our page)
+   * is shown no code and polls nothing for a pending cookie it cannot prove it started.
    */
   async function readOwn(request: Request): Promise<LoadedSession | null> {
     const session = await read(request);
-    if (session?.record.state === "pending" && !carriesLoginNonce(request, session.record)) return null;
+    if (session?.record.state === "moved") return null;
+    if (session?.record.state === "pending" && !ownsLogin(request, session.record)) return null;
     return session;
   }
 

@@ -14,8 +14,10 @@ const deviceSchema = z.object({
   /** When this session last polled upstream (epoch ms): polls are spaced by intervalSeconds. */
   lastPollAt: z.number().optional(),
   /**
-   * The secret the browser tab that started this login keeps (x-lwc-login-nonce): only a request
-   * carrying it sees the code or advances the login. Absent on records from before it existed.
+   * Present when the client that started this login opted in to the login nonce (our page does):
+   * the secret its tab keeps (x-lwc-login-nonce), and only a request carrying it sees the code or
+   * advances the login. Absent for a login started with the cookie alone (the contract's way): then
+   * only a request that has not opted in sees it.
    */
   nonce: z.string().optional(),
 });
@@ -50,11 +52,18 @@ export const sessionRecordSchema = z.discriminatedUnion("state", [
   z.object({ ...commonFields, state: z.literal("authenticated"), tokens: tokensSchema, account: accountSchema }),
   z.object({ ...commonFields, state: z.literal("expired"), failure: failureSchema }),
   z.object({ ...commonFields, state: z.literal("error"), failure: failureSchema }),
+  /**
+   * A pending login that POST /login just moved to a new session id, kept for a few seconds under
+   * the old id so that concurrent requests with the old cookie find it (and ask upstream for
+   * nothing) instead of finding no session. Reads as no session everywhere else.
+   */
+  z.object({ ...commonFields, state: z.literal("moved"), device: deviceSchema }),
 ]);
 
 export type SessionRecord = z.infer<typeof sessionRecordSchema>;
 export type PendingRecord = Extract<SessionRecord, { state: "pending" }>;
 export type AuthenticatedRecord = Extract<SessionRecord, { state: "authenticated" }>;
+export type MovedRecord = Extract<SessionRecord, { state: "moved" }>;
 export type DeviceState = PendingRecord["device"];
 
 /** A loaded session: the id from the verified cookie and its record. */

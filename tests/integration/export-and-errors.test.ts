@@ -81,13 +81,17 @@ describe("getSession", () => {
   it("returns the public state of the request's session without polling", async () => {
     const h = await startHarness({ evidence, sharedMock: mock });
     try {
-      const client = h.client();
+      const client = h.client({ page: true });
       expect(await h.provider.getSession(requestWithCookie(h, undefined))).toEqual({ status: "unauthenticated" });
       await client.post("/login");
       const polls = mock.requests({ path: "/api/accounts/deviceauth/token" }).length;
       expect((await h.provider.getSession(requestWithCookie(h, client.cookie, client.loginNonce))).status).toBe("pending");
-      // The same cookie without the tab's login nonce (a planted cookie) shows no pending code.
+      // A login the page started (bound to its nonce): the same cookie without it shows no pending code.
       expect(await h.provider.getSession(requestWithCookie(h, client.cookie))).toEqual({ status: "unauthenticated" });
+      // A login started with the cookie alone (the contract's way) is shown for the cookie alone.
+      const contractClient = h.client();
+      await contractClient.post("/login");
+      expect((await h.provider.getSession(requestWithCookie(h, contractClient.cookie))).status).toBe("pending");
       expect(mock.requests({ path: "/api/accounts/deviceauth/token" }).length).toBe(polls);
     } finally {
       await h.close();

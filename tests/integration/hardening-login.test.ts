@@ -37,7 +37,7 @@ describe("POST /login reuse race", () => {
   it("40 concurrent reuses of one pending cookie leave one live record and one upstream poll", async () => {
     // One new code per client: a request that finds the record already moved asks for a new code and is refused.
     await withHarness({ handler: { loginRateLimit: { limit: 1, windowMs: 3_600_000 } } }, async (h) => {
-      const client = h.client();
+      const client = h.client({ page: true });
       await client.post("/login");
       const headers = { cookie: `lwc_session=${client.cookie}`, "x-lwc-login-nonce": client.loginNonce! };
       const codesBefore = usercodeCalls();
@@ -128,9 +128,11 @@ describe("client addresses for the login limits", () => {
 describe("planted cookies", () => {
   it("a planted pending cookie shows no code, polls nothing, and the victim's approval never reaches the planter", async () => {
     await withHarness({}, async (h) => {
-      const planter = h.client();
+      // Both behave like our page (they opt in to the login nonce); a planted login started with the
+      // cookie alone is tests/integration/contract-login.test.ts's case.
+      const planter = h.client({ page: true });
       const planted = (await planter.post("/login")).json<{ userCode: string }>();
-      const victim = h.client();
+      const victim = h.client({ page: true });
       victim.cookie = planter.cookie; // set for the app's host by a sibling subdomain or a plain-HTTP page
 
       const polls = pollCalls();
@@ -157,11 +159,8 @@ describe("planted cookies", () => {
       expect(setCookie).toMatch(/; Secure/);
       expect(setCookie).not.toMatch(/Domain=/i);
       const value = setCookie.split(";")[0]!.split("=")[1]!;
-      const nonce = login.headers.get("x-lwc-login-nonce")!;
       const read = async (cookie: string) =>
-        ((await (await fetch(h.url("/session"), { headers: { ...https, cookie, "x-lwc-login-nonce": nonce } })).json()) as {
-          status: string;
-        }).status;
+        ((await (await fetch(h.url("/session"), { headers: { ...https, cookie } })).json()) as { status: string }).status;
       expect(await read(`__Host-lwc_session=${value}`)).toBe("pending");
       // The same value under the plain name (which a sibling subdomain could set) counts for nothing over HTTPS.
       expect(await read(`lwc_session=${value}`)).toBe("unauthenticated");

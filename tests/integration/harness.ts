@@ -6,7 +6,7 @@
 import { createMemoryStore } from "@/lib/stores/memory-store";
 import type { KeyValueStore } from "@/lib/stores/types";
 import { createProviderHandler, type ProviderHandler } from "@/lib/server/handler";
-import { LOGIN_NONCE_HEADER } from "@/lib/server/login-nonce";
+import { LOGIN_NONCE_HEADER, LOGIN_NONCE_OPT_IN } from "@/lib/server/login-nonce";
 import type { ProviderHandlerOptions } from "@/lib/server/options";
 import { startMockUpstream, type MockAccount, type MockUpstream, type MockUpstreamOptions } from "@/mock-upstream/server";
 import { serveHandler, type ServedHandler } from "@/test-support/serve-handler";
@@ -77,7 +77,11 @@ export interface Harness {
   clock: ReturnType<typeof createClock>;
   evidence: Evidence;
   url(path: string): string;
-  client(options?: { host?: "127.0.0.1" | "localhost" }): TestClient;
+  /**
+   * A cookie-keeping client. By default it speaks only the contract (cookie, no extra headers);
+   * `page: true` makes it behave like our page: it opts in to the login nonce (x-lwc-login-nonce).
+   */
+  client(options?: { host?: "127.0.0.1" | "localhost"; page?: boolean }): TestClient;
   close(): Promise<void>;
 }
 
@@ -134,7 +138,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     clock,
     evidence,
     url,
-    client: (clientOptions = {}) => new TestClient(served.port, evidence, clientOptions.host ?? "127.0.0.1"),
+    client: (clientOptions = {}) => {
+      const client = new TestClient(served.port, evidence, clientOptions.host ?? "127.0.0.1");
+      if (clientOptions.page) client.loginNonce = LOGIN_NONCE_OPT_IN;
+      return client;
+    },
     async close() {
       await served.close();
       if (!options.sharedMock) await mock.close();
@@ -152,7 +160,10 @@ export interface TestReply {
 /** A browser-like client: keeps the session cookie as Set-Cookie says; records every body. */
 export class TestClient {
   cookie: string | undefined;
-  /** The pending login's tab secret (x-lwc-login-nonce), kept like a browser tab keeps it. */
+  /**
+   * The pending login's tab secret (x-lwc-login-nonce), kept like a browser tab keeps it once a
+   * reply carries one; `LOGIN_NONCE_OPT_IN` before that for a client that opts in.
+   */
   loginNonce: string | undefined;
   constructor(
     readonly port: number,
@@ -194,8 +205,9 @@ export class TestClient {
   }
 
   private absorbCookies(headers: Headers): void {
+    // Only a client that opted in keeps the nonce; a contract client does not know the header.
     const nonce = headers.get(LOGIN_NONCE_HEADER);
-    if (nonce !== null) this.loginNonce = nonce;
+    if (nonce !== null && this.loginNonce !== undefined) this.loginNonce = nonce;
     for (const line of headers.getSetCookie()) {
       const [pair] = line.split(";");
       const eq = pair!.indexOf("=");

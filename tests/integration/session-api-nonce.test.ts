@@ -40,3 +40,19 @@ it("a tab resumes its own pending login; another tab with the same cookie reads 
   expect(own.status).toBe("pending");
   expect(own.status === "pending" && started.status === "pending" && own.userCode !== started.userCode).toBe(true);
 });
+
+it("the page never shows a pending login started with the cookie alone (a planted cookie); signing in starts its own", async () => {
+  // Someone starts a login without the nonce and plants its cookie in the victim's browser.
+  const planted = await fetch(h.url("/login"), { method: "POST" });
+  const plantedState = (await planted.json()) as { userCode: string };
+  const jar: { cookie?: string } = { cookie: planted.headers.getSetCookie()[0]!.split(";")[0] };
+  const page = createSessionApi({ basePath: BASE, fetch: cookieJarFetch(jar) });
+  const polls = h.mock.requests({ path: "/api/accounts/deviceauth/token" }).length;
+  expect(await page.getSession()).toEqual({ status: "unauthenticated" });
+  expect(await page.status()).toEqual({ status: "unauthenticated" });
+  expect(h.mock.requests({ path: "/api/accounts/deviceauth/token" }).length).toBe(polls);
+  const own = await page.login();
+  expect(own.status === "pending" && own.userCode !== plantedState.userCode).toBe(true);
+  expect(jar.cookie).not.toBe(planted.headers.getSetCookie()[0]!.split(";")[0]);
+  expect(await page.getSession()).toEqual(own);
+});
