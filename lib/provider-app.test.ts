@@ -34,6 +34,8 @@ describe("lib/provider-app", () => {
       upstream: {},
     });
     expect(defaults.responsesProxy).not.toHaveProperty("allowedModels");
+    // The cookie keeps the contract's name (lwc_session) unless LWC_COOKIE_HOST_PREFIX opts in.
+    expect(defaults.cookie?.hostPrefix).toBe(false);
     const custom = optionsFromEnv({
       LWC_SECRET: ` ${SECRET} , ${SECRET}-old `,
       LWC_ISSUER_URL: "http://127.0.0.1:4010",
@@ -48,6 +50,7 @@ describe("lib/provider-app", () => {
       LWC_LOGIN_RATE_LIMIT_PER_MINUTE: "50",
       LWC_MAX_REQUEST_BYTES: "2048",
       LWC_TRUSTED_PROXY_HOPS: "0",
+      LWC_COOKIE_HOST_PREFIX: "1",
     });
     expect(custom).toMatchObject({
       secrets: [SECRET, `${SECRET}-old`],
@@ -57,6 +60,7 @@ describe("lib/provider-app", () => {
       responsesProxy: { rateLimit: { limit: 5 }, allowedModels: ["gpt-5.5", "gpt-5.5-mini"], maxRequestBytes: 2048 },
       loginRateLimit: { limit: 50 },
       trustedProxyHops: 0,
+      cookie: { hostPrefix: true },
       clientVersion: "0.170.0",
       upstream: {
         issuer: "http://127.0.0.1:4010",
@@ -73,6 +77,7 @@ describe("lib/provider-app", () => {
     expect(() => optionsFromEnv({ LWC_RESPONSES_PROXY: "maybe" })).toThrow(/LWC_RESPONSES_PROXY/);
     expect(() => optionsFromEnv({ LWC_BASE_PATH: "chat app" })).toThrow(/LWC_BASE_PATH/);
     expect(() => optionsFromEnv({ LWC_MAX_STREAM_SECONDS: "0" })).toThrow(/LWC_MAX_STREAM_SECONDS/);
+    expect(() => optionsFromEnv({ LWC_COOKIE_HOST_PREFIX: "yes please" })).toThrow(/LWC_COOKIE_HOST_PREFIX/);
     let message = "";
     try {
       optionsFromEnv({ LWC_SESSION_TTL_SECONDS: "-12345" });

@@ -59,6 +59,12 @@ const envSchema = z.object({
     .transform((value) => (value?.trim() ? Number(value.trim()) : 1))
     .pipe(z.number().int().min(0).max(20)),
   LWC_MAX_STREAM_SECONDS: positiveInt(290),
+  LWC_COOKIE_HOST_PREFIX: z
+    .string()
+    .optional()
+    .transform((value) => (value?.trim() ? value.trim().toLowerCase() : "0"))
+    .pipe(z.enum(["1", "0", "on", "off", "true", "false"]))
+    .transform((value) => value === "1" || value === "on" || value === "true"),
   // Build-time settings, read by next.config.ts (Next's basePath and build folder); checked here too.
   LWC_BASE_PATH: z
     .string()
@@ -102,6 +108,7 @@ export function optionsFromEnv(env: Record<string, string | undefined>): Provide
     secrets: e.LWC_SECRET,
     allowedOrigins: e.LWC_ALLOWED_ORIGINS,
     sessionTtlMs: e.LWC_SESSION_TTL_SECONDS * 1000,
+    cookie: { hostPrefix: e.LWC_COOKIE_HOST_PREFIX },
     sessionStore: createStoreFromEnv(env),
     enableResponsesProxy: e.LWC_RESPONSES_PROXY === "on",
     responsesProxy: {

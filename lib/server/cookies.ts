@@ -56,8 +56,9 @@ function isSecureCookie(request: Request, cookie: ResolvedCookieOptions): boolea
 }
 
 /**
- * The cookie's name for this request: `__Host-<name>` whenever the cookie is Secure (and the
- * prefix is on), so a sibling subdomain or a plain-HTTP page cannot set or shadow it; else `<name>`.
+ * The cookie's name for this request: `<name>` (the contract's `lwc_session`), or, with the
+ * `hostPrefix` opt-in, `__Host-<name>` whenever the cookie is Secure, so a sibling subdomain or a
+ * plain-HTTP page cannot set or shadow it.
  */
 export function sessionCookieName(request: Request, cookie: ResolvedCookieOptions): string {
   return cookie.hostPrefix && isSecureCookie(request, cookie) ? `__Host-${cookie.name}` : cookie.name;

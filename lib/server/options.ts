@@ -18,13 +18,14 @@ export interface RateLimitOption {
 
 /** Overrides for the session cookie. Anything left out keeps the default shown. */
 export interface SessionCookieOptions {
-  /** Default `lwc_session`; sent as `__Host-lwc_session` whenever the cookie is Secure (see hostPrefix). */
+  /** Default `lwc_session` (the contract's name), whatever the scheme, unless hostPrefix is on. */
   name?: string;
   /**
-   * Default true unless `domain` is set or `path` is not `/`: a Secure cookie is named
-   * `__Host-<name>`, which browsers only accept from this exact host over HTTPS with Path=/ and no
-   * Domain, so a sibling subdomain cannot plant or shadow it. `false` keeps the plain name (needed
-   * for a `domain` cookie).
+   * Default false. `true` (recommended in production, `LWC_COOKIE_HOST_PREFIX=1`): a Secure cookie
+   * is named `__Host-<name>`, which browsers only accept from this exact host over HTTPS with
+   * Path=/ and no Domain, so a sibling subdomain cannot plant or shadow it; over plain HTTP the name
+   * stays `<name>`. Code that reads the cookie by name must then read `__Host-<name>`. Cannot be
+   * combined with `domain` or a `path` other than `/` (start-up error).
    */
   hostPrefix?: boolean;
   /** Default true. */
@@ -243,7 +244,7 @@ export function resolveOptions(options: ProviderHandlerOptions = {}): ResolvedOp
       ...(cookieOverrides.domain !== undefined ? { domain: cookieOverrides.domain } : {}),
       secure: cookieOverrides.secure ?? "auto",
       maxAgeSeconds: cookieMaxAgeSeconds,
-      hostPrefix: cookieOverrides.hostPrefix ?? hostPrefixAllowed,
+      hostPrefix: cookieOverrides.hostPrefix ?? false,
     },
     store: options.sessionStore ?? createMemoryStore({ now }),
     createRateLimiter: options.createRateLimiter ?? createRateLimiter,

@@ -149,8 +149,20 @@ describe("planted cookies", () => {
     });
   });
 
-  it("names the cookie __Host-lwc_session when it is Secure, and reads only that name then", async () => {
+  it("names the cookie lwc_session over HTTPS too by default (the contract's name), Secure", async () => {
     await withHarness({}, async (h) => {
+      const login = await fetch(h.url("/login"), { method: "POST", headers: { "x-forwarded-proto": "https" } });
+      const setCookie = login.headers.getSetCookie()[0]!;
+      expect(setCookie).toMatch(/^lwc_session=[^;]+; Path=\/; .*; Secure; SameSite=Lax$/);
+      const cookie = setCookie.split(";")[0]!;
+      const read = await fetch(h.url("/session"), { headers: { "x-forwarded-proto": "https", cookie } });
+      expect(((await read.json()) as { status: string }).status).toBe("pending");
+      await login.text();
+    });
+  });
+
+  it("with cookie.hostPrefix names it __Host-lwc_session when it is Secure, and reads only that name then", async () => {
+    await withHarness({ handler: { cookie: { hostPrefix: true } } }, async (h) => {
       const https = { "x-forwarded-proto": "https" };
       const login = await fetch(h.url("/login"), { method: "POST", headers: https });
       const setCookie = login.headers.getSetCookie()[0]!;
