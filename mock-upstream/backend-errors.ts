@@ -45,6 +45,27 @@ export function sendServerError(call: RouteCall): void {
   });
 }
 
+/** A validation error that quotes the person's text back, as some provider errors do. */
+export function sendInputEchoed(call: RouteCall, text: string): void {
+  sendJson(call.response, 400, {
+    error: {
+      message: `Invalid 'input[0].content[0].text': the text "${text}" could not be processed.`,
+      type: "invalid_request_error",
+      param: "input",
+      code: "invalid_value",
+    },
+  });
+}
+
+/** The voice backend refusing a session field it used to accept, in plain text (seen in August). */
+export function sendSessionFieldRefused(call: RouteCall, session: Record<string, unknown>): void {
+  // The Codex call sends instructions; the web transports do not, so they are refused their voice.
+  const [field, value] =
+    typeof session.instructions === "string" ? ["instructions", session.instructions] : ["voice", String(session.voice ?? "")];
+  const message = `Unsupported session field "${field}": this voice no longer accepts it (got "${value}").`;
+  sendText(call.response, 400, "text/plain; charset=utf-8", message);
+}
+
 export function sendUsageLimit(context: MockContext, call: RouteCall, accountId: string, plan: string): void {
   sendJson(
     call.response,

@@ -64,6 +64,17 @@ describe("backend faults", () => {
     expect((await respond(validBody({ service_tier: "priority" }))).status).toBe(200);
   });
 
+  it("input_echoed: 400 invalid_value whose message quotes the newest user text, once", async () => {
+    mock.addFault({ fault: "input_echoed" });
+    const text = 'my "private" question\nwith two lines';
+    const reply = await respond(validBody({ input: [{ role: "user", content: [{ type: "input_text", text }] }] }));
+    expect(reply.status).toBe(400);
+    const body = (await reply.json()) as { error: Record<string, unknown> };
+    expect(body.error).toMatchObject({ type: "invalid_request_error", code: "invalid_value", param: "input" });
+    expect(body.error.message).toContain(`"${text}"`);
+    expect((await respond()).status).toBe(200);
+  });
+
   it("stream_cut: stops mid-message without response.completed and closes the socket", async () => {
     mock.addFault({ fault: "stream_cut" });
     const reply = await respond();

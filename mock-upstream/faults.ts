@@ -26,6 +26,8 @@ const FAULT_SITES: Record<MockFault, readonly FaultSite[]> = {
   realtime_non_sdp: ["realtime"],
   realtime_hang: ["realtime"],
   realtime_never_connects: ["realtime"],
+  input_echoed: ["responses"],
+  realtime_session_refused: ["realtime"],
 };
 
 export function faultAppliesTo(fault: MockFault, site: FaultSite): boolean {

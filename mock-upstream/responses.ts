@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { authenticateBackendCall, claimedAccountId, sendUnauthorized } from "./backend-auth";
-import { sendCloudflareChallenge, sendServerError, sendUsageLimit } from "./backend-errors";
+import { sendCloudflareChallenge, sendInputEchoed, sendServerError, sendUsageLimit } from "./backend-errors";
 import type { MockContext, RouteHandler } from "./context";
 import { DEFAULT_SLOW_FIRST_BYTE_MS, markerFaults } from "./faults";
 import { delayUnlessClosed, isRecord, sendJson } from "./http-util";
@@ -35,6 +35,7 @@ export const handleResponses: RouteHandler = async (context, call) => {
   }
   if (fires("server_error", caller.accountId)) return sendServerError(call);
   if (fires("usage_limit", caller.accountId)) return sendUsageLimit(context, call, caller.accountId, caller.plan);
+  if (fires("input_echoed", caller.accountId)) return sendInputEchoed(call, lastUserText(rawInput));
 
   const codexClient = typeof call.request.headers["x-codex-turn-metadata"] === "string";
   const validation = validateResponsesBody(call.body, caller.plan, { codexClient });

@@ -95,6 +95,8 @@ export const MOCK_FAULTS = [
   "realtime_non_sdp",
   "realtime_hang",
   "realtime_never_connects",
+  "input_echoed",
+  "realtime_session_refused",
 ] as const;
 
 export type MockFault = (typeof MOCK_FAULTS)[number];

@@ -16,7 +16,9 @@ export type MockFault =
   | "device_code_server_error"
   | "realtime_non_sdp"
   | "realtime_hang"
-  | "realtime_never_connects";
+  | "realtime_never_connects"
+  | "input_echoed"
+  | "realtime_session_refused";
 
 export interface FaultRule {
   fault: MockFault;

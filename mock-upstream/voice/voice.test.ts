@@ -188,6 +188,16 @@ describe("faults", () => {
     expect(await reply.text()).not.toMatch(/^\s*v=0/);
   });
 
+  it("realtime_session_refused answers 400 in plain text, quoting the session's instructions", async () => {
+    mock.addFault({ fault: "realtime_session_refused" });
+    const offer = await newPeer().offer();
+    const reply = await postCodexCall(offer, authHeaders(), { ...SESSION, instructions: "talk like a pirate" });
+    expect(reply.status).toBe(400);
+    expect(reply.headers.get("content-type")).toMatch(/^text\/plain/);
+    expect(await reply.text()).toBe('Unsupported session field "instructions": this voice no longer accepts it (got "talk like a pirate").');
+    expect((await postCodexCall(offer)).status).toBe(201);
+  });
+
   it("a [[mock:<fault>]] marker anywhere in the session fires that fault for one request", async () => {
     const offer = await newPeer().offer();
     const marked = await postCodexCall(offer, authHeaders(), { ...SESSION, instructions: "hi [[mock:server_error]]" });
