@@ -1,5 +1,5 @@
 import { parseJsonOrUndefined } from "./http";
-import { bodySnippet } from "./errors";
+import { upstreamSnippet } from "./redact";
 import type { BackendAuth, UpstreamConfig } from "./types";
 
 /**
@@ -38,11 +38,11 @@ function describeReset(seconds: unknown): string {
 }
 
 /**
- * A human explanation of a failed backend reply, safe to log and show: it is built from the
- * status and known fields only (upstream error bodies never echo our tokens, and the rest of
- * the body is not copied).
+ * A human explanation of a failed backend reply, safe to log and show: built from the status and
+ * known fields only (the body's `detail` or `error.message`, as a snippet without tokens and with
+ * runs of `inputs`, the request's own texts, replaced by `[input]`; the rest of the body is not copied).
  */
-export function describeUpstreamFailure(status: number, bodyText: string): string {
+export function describeUpstreamFailure(status: number, bodyText: string, inputs: readonly string[] = []): string {
   if (isCloudflareChallenge(status, bodyText)) {
     return (
       `The provider's edge (Cloudflare) blocked the request from this server's IP address with a ` +
@@ -57,10 +57,10 @@ export function describeUpstreamFailure(status: number, bodyText: string): strin
     return `The ChatGPT usage limit${plan} has been reached.${describeReset(error.resets_in_seconds)}`;
   }
   if (typeof root?.detail === "string" && root.detail.trim() !== "") {
-    return bodySnippet(root.detail, 300) as string;
+    return upstreamSnippet(root.detail, { inputs }) as string;
   }
   if (typeof error?.message === "string" && error.message.trim() !== "") {
-    return `Upstream answered ${status}: ${bodySnippet(error.message, 300)}`;
+    return `Upstream answered ${status}: ${upstreamSnippet(error.message, { inputs })}`;
   }
   return `Upstream answered ${status}`;
 }

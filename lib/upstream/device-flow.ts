@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { readUpstreamErrorBody, summarizeUpstreamError, type UpstreamErrorBody } from "./error-body";
-import { ProviderAuthError, bodySnippet } from "./errors";
+import { ProviderAuthError } from "./errors";
 import { fetchUpstreamText, parseJsonOrUndefined, type UpstreamCallOptions } from "./http";
+import { upstreamSnippet } from "./redact";
 import { computeExpiresAt, identityHeaders, tokenEndpoint } from "./tokens";
 import type { DeviceCode, DevicePollResult, TokenSet, UpstreamConfig } from "./types";
 
@@ -14,7 +15,7 @@ function deviceApi(config: UpstreamConfig, path: string): string {
 }
 
 function withSummary(prefix: string, status: number, error: UpstreamErrorBody): string {
-  const summary = bodySnippet(summarizeUpstreamError(error), 200);
+  const summary = upstreamSnippet(summarizeUpstreamError(error), { maxChars: 200 });
   return `${prefix} (${status}${summary ? `: ${summary}` : ""})`;
 }
 

@@ -1,7 +1,9 @@
+import { upstreamSnippet } from "./redact";
+
 /**
  * The one error class of the upstream protocol layer. `code` is machine-readable and
  * spelled exactly as the service contract spells it; `status` and `body` describe the
- * upstream reply when there was one (`body` is always a bounded snippet).
+ * upstream reply when there was one (`body` is always a bounded snippet without tokens).
  */
 export type ProviderAuthErrorCode =
   | "device_code_request_failed"
@@ -22,30 +24,28 @@ export type ProviderAuthErrorCode =
   | "responses_request_failed"
   | "realtime_request_failed";
 
-export const BODY_SNIPPET_MAX_CHARS = 300;
-
-/** A bounded, single-line excerpt of an upstream body, safe to log or return. */
-export function bodySnippet(text: string | null | undefined, maxChars = BODY_SNIPPET_MAX_CHARS): string | undefined {
-  if (!text) return undefined;
-  const oneLine = text.replace(/\s+/g, " ").trim();
-  return oneLine.length > maxChars ? `${oneLine.slice(0, maxChars)}…` : oneLine;
-}
 
 export class ProviderAuthError extends Error {
   readonly code: ProviderAuthErrorCode;
   readonly status?: number;
   readonly body?: string;
+  /**
+   * For `network_error`: the origin that could not be reached. For log lines only: the message
+   * (which routes pass on to the browser) never names an upstream address.
+   */
+  readonly upstreamOrigin?: string;
 
   constructor(
     code: ProviderAuthErrorCode,
     message: string,
-    details: { status?: number; body?: string | null; cause?: unknown } = {},
+    details: { status?: number; body?: string | null; cause?: unknown; upstreamOrigin?: string } = {},
   ) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
     this.name = "ProviderAuthError";
     this.code = code;
     if (details.status !== undefined) this.status = details.status;
-    const snippet = bodySnippet(details.body);
+    if (details.upstreamOrigin !== undefined) this.upstreamOrigin = details.upstreamOrigin;
+    const snippet = upstreamSnippet(details.body);
     if (snippet !== undefined) this.body = snippet;
   }
 }

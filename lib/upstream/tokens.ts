@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { readUpstreamErrorBody, summarizeUpstreamError } from "./error-body";
-import { ProviderAuthError, bodySnippet } from "./errors";
+import { ProviderAuthError } from "./errors";
 import { fetchUpstreamText, parseJsonOrUndefined, type UpstreamCallOptions } from "./http";
+import { upstreamSnippet } from "./redact";
 import { readJwtExpiry } from "./jwt";
 import type { TokenSet, UpstreamConfig } from "./types";
 
@@ -76,7 +77,7 @@ export async function refreshTokenSet(
 
   if (!reply.ok) {
     const error = readUpstreamErrorBody(reply.text);
-    const summary = bodySnippet(summarizeUpstreamError(error), 200);
+    const summary = upstreamSnippet(summarizeUpstreamError(error), { maxChars: 200 });
     const details = { status: reply.status, body: reply.text };
     if (reply.status === 401 || error.codes.some((code) => DEAD_REFRESH_TOKEN_CODES.has(code))) {
       throw new ProviderAuthError(
