@@ -4,7 +4,9 @@ import { useEffect, useRef } from "react";
 import type { TranscriptLine } from "@/lib/client/realtime-transcript";
 
 /** Both sides of the call as it happens; keeps the newest line in view. */
-export function VoiceTranscript({ lines }: { lines: TranscriptLine[] }) {
+export function VoiceTranscript({ lines: allLines }: { lines: TranscriptLine[] }) {
+  // A spoken turn holds its place from the moment it is heard; it shows once words arrive.
+  const lines = allLines.filter((line) => line.text !== "");
   const endRef = useRef<HTMLDivElement>(null);
   const last = lines.at(-1);
   useEffect(() => {

@@ -16,7 +16,7 @@ test.describe("voice, keyboard only", () => {
     await tabTo(page, "voice-text-input");
     await page.keyboard.type("typed by keyboard");
     await page.keyboard.press("Enter");
-    await expect(voice.userLines.last()).toContainText("typed by keyboard");
+    await expect(voice.typedLine("typed by keyboard")).toHaveCount(1);
 
     await tabTo(page, "voice-mute");
     await page.keyboard.press("Space");

@@ -67,9 +67,18 @@ export class VoicePage {
     return Number(await meter.getAttribute("aria-valuenow"));
   }
 
+  /**
+   * Type into the call and wait for the line to join the transcript. Not necessarily the last user
+   * line: the mock's scripted spoken turn can land after it when the words are typed first.
+   */
   async say(text: string): Promise<void> {
     await this.textInput.fill(text);
     await this.textSend.click();
-    await expect(this.userLines.last()).toContainText(text);
+    await expect(this.typedLine(text)).toHaveCount(1);
+  }
+
+  /** The transcript line of text typed into the call. */
+  typedLine(text: string): Locator {
+    return this.userLines.filter({ hasText: `You (typed): ${text}` });
   }
 }

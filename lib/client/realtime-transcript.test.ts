@@ -26,6 +26,29 @@ describe("applyTranscriptEvent", () => {
     expect(done[1]).toEqual({ id: "a1", role: "assistant", text: "Hi there!", done: true });
   });
 
+  it("puts a spoken turn where it was said, before text typed while its words were still being transcribed", () => {
+    const spoken = { id: "u1", object: "realtime.item", type: "message", role: "user", content: [{ type: "input_audio", transcript: null }] };
+    let lines = fold([
+      { type: "input_audio_buffer.committed", item_id: "u1" },
+      { type: "conversation.item.added", item: spoken },
+    ]);
+    lines = appendTypedLine(lines, "typed-1", "typed after speaking");
+    lines = applyTranscriptEvent(lines, { type: "conversation.item.input_audio_transcription.delta", item_id: "u1", delta: "Hello" });
+    lines = applyTranscriptEvent(lines, { type: "conversation.item.input_audio_transcription.completed", item_id: "u1", transcript: "Hello there" });
+    expect(lines.map((line) => [line.id, line.text])).toEqual([
+      ["u1", "Hello there"],
+      ["typed-1", "typed after speaking"],
+    ]);
+  });
+
+  it("makes no line for an added assistant item or a typed message the service echoes back", () => {
+    const typedEcho = { id: "i2", type: "message", role: "user", content: [{ type: "input_text", text: "hi" }] };
+    const assistant = { id: "i3", type: "message", role: "assistant", content: [] };
+    const lines: TranscriptLine[] = [];
+    expect(applyTranscriptEvent(lines, { type: "conversation.item.added", item: typedEcho })).toBe(lines);
+    expect(applyTranscriptEvent(lines, { type: "conversation.item.added", item: assistant })).toBe(lines);
+  });
+
   it("leaves the lines untouched for other events and events without an item id", () => {
     const lines: TranscriptLine[] = [{ id: "a", role: "assistant", text: "x", done: true }];
     expect(applyTranscriptEvent(lines, { type: "response.done" })).toBe(lines);

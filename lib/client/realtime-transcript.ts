@@ -35,11 +35,26 @@ function text(value: unknown): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
 
+/** The id of a spoken user item the service just added (`conversation.item.added` with `input_audio` content). */
+function addedSpokenItemId(event: RealtimeServerEvent): string | undefined {
+  if (event.type !== "conversation.item.added") return undefined;
+  const item = event.item as { id?: unknown; role?: unknown; content?: unknown } | undefined;
+  if (!item || item.role !== "user" || !Array.isArray(item.content)) return undefined;
+  const spoken = item.content.some((part: { type?: unknown } | null) => part?.type === "input_audio");
+  return spoken && typeof item.id === "string" && item.id !== "" ? item.id : undefined;
+}
+
 /**
  * Folds one data-channel event into the transcript. Pure: returns the same array when the event
  * is not about transcripts, so it can drive React state directly.
  */
 export function applyTranscriptEvent(lines: TranscriptLine[], event: RealtimeServerEvent): TranscriptLine[] {
+  // A spoken turn takes its place when the service adds it, not when its first transcribed words
+  // arrive (they can come after text the person typed next). The line stays empty until then.
+  const spokenId = addedSpokenItemId(event) ?? (event.type === "input_audio_buffer.committed" ? itemId(event) : undefined);
+  if (spokenId !== undefined) {
+    return lines.some((line) => line.id === spokenId) ? lines : [...lines, { id: spokenId, role: "user", text: "", done: false }];
+  }
   const id = itemId(event);
   if (!id) return lines;
   if (USER_DELTA.has(event.type) || ASSISTANT_DELTA.has(event.type)) {
