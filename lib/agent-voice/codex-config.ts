@@ -40,6 +40,14 @@ export interface LockdownSetting {
 }
 
 /**
+ * Where codex would keep its log database. codex 0.169.0 logs at TRACE into `<log_dir>/logs_2.sqlite`
+ * whatever RUST_LOG says, sideband frames (the person's transcribed words) included. No folder can
+ * ever exist inside /dev/null (for any user, root too), so it logs "failed to open logs db" and
+ * runs without one: nothing spoken reaches the disk. Verified by tests/codex-real/live-session.test.ts.
+ */
+export const NO_LOG_DIR = "/dev/null/lwc-no-logs";
+
+/**
  * Verified against codex 0.169.0 by the real-binary tests (tests/codex-real/): the tools codex
  * offers the model are only our dynamic tools. docs/agent-voice-lockdown.md lists the same keys.
  */
@@ -51,6 +59,11 @@ export const LOCKDOWN_SETTINGS: readonly LockdownSetting[] = [
   { key: "project_doc_max_bytes", value: 0, effect: "no AGENTS.md read from the working directory" },
   { key: "check_for_update_on_startup", value: false, effect: "no update check" },
   { key: "history.persistence", value: "none", effect: "no message history file in CODEX_HOME" },
+  {
+    key: "log_dir",
+    value: NO_LOG_DIR,
+    effect: "no log database (logs_2.sqlite): its TRACE rows hold the person's transcribed words; a folder inside /dev/null can never be made, and codex then runs without it",
+  },
   { key: "shell_environment_policy.inherit", value: "none", effect: "a command would inherit no environment variables" },
   { key: "features.shell_tool", value: false, effect: "no shell / exec_command tool" },
   { key: "features.unified_exec", value: false, effect: "no exec_command / write_stdin tools" },

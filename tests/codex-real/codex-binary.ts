@@ -1,3 +1,6 @@
+import { realpathSync } from "node:fs";
+import { dirname } from "node:path";
+
 export { codexExecutable } from "@/test-support/fake-app-server/protocol-schema";
 
 /** True while any process of this process group (the launcher or the native binary) exists. */
@@ -8,4 +11,18 @@ export function processGroupExists(pgid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * What the agent sandbox must show read-only (LWC_AGENT_SANDBOX_READONLY_PATHS) when the tests run
+ * codex through a wrapper script: the wrapper execs `codexPath` by path, so the sandbox cannot see
+ * it from the wrapper alone. That is codex's package tree (`node_modules/.bin/codex` links into it)
+ * and node, which its launcher script runs with.
+ */
+export function codexReadOnlyPaths(codexPath: string): string[] {
+  const launcher = realpathSync(codexPath);
+  for (let folder = dirname(launcher); folder !== "/"; folder = dirname(folder)) {
+    if (folder.endsWith("/node_modules")) return [folder, process.execPath];
+  }
+  throw new Error(`${launcher} is not inside a node_modules folder`);
 }

@@ -6,7 +6,7 @@
  * The bridge runs codex through a wrapper that only adds proxy variables pointing at a sink, and
  * writes its default config.toml (the lockdown and, the mock being local, the offline keys).
  */
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
@@ -103,6 +103,27 @@ async function untilGone(pids: number[], timeoutMs = 10_000): Promise<void> {
     if (Date.now() > deadline) throw new Error(`still running: ${pids.filter((pid) => existsSync(`/proc/${pid}`)).join(", ")}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/** The private folder (HOME) of one of our running codex processes. */
+function homeOf(pid: number): string {
+  const home = /(?:^|\0)HOME=([^\0]*)/.exec(readFileSync(`/proc/${pid}/environ`, "utf8"))?.[1];
+  if (!home) throw new Error(`process ${pid} has no HOME`);
+  return home;
+}
+
+/** Files under `dir` whose bytes contain `text`. */
+function filesContaining(dir: string, text: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .map((name) => join(dir, name))
+    .filter((path) => {
+      try {
+        return statSync(path).isFile() && readFileSync(path).includes(text);
+      } catch {
+        return false; // Removed while we looked (sqlite's -wal and -shm files come and go).
+      }
+    });
 }
 
 const sidebandFrame = (type: string) => (r: RecordedRequest) =>
@@ -268,4 +289,31 @@ it("logout ends the live session and its codex process; a new start replaces the
   expect((await client.post("/logout")).status).toBe(200);
   await untilGone(second.pids);
   expect(codexPids().filter((pid) => [...first.pids, ...second.pids].includes(pid))).toEqual([]);
+});
+
+it("nothing spoken at rest: the person's words reach no file of the session's folder, during the session or after it", async () => {
+  const spoken = `spoken-words-marker-${process.pid}-${Date.now()}`;
+  const { client } = await startApp();
+  const { sessionId, pids } = await startLive(client);
+  const home = homeOf(pids[0]!);
+  mock.codex.queueToolCalls([{ name: "get_current_time", arguments: {} }]);
+  mock.codex.requestHandoff({ transcript: `Remember ${spoken}. And what time is it?` });
+  await finalAppend();
+
+  // codex writes its logs (TRACE, with every sideband frame: the transcript) in batches every few
+  // seconds; before the fix the words were in logs_2.sqlite-wal about 7 s after the turn. Watch
+  // the live session's folder for twice that, failing at the first sighting.
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    expect(filesContaining(home, spoken), "files holding the spoken words during the session").toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  expect(readdirSync(join(home, "codex-home")).filter((name) => name.startsWith("logs_"))).toEqual([]);
+
+  expect((await client.request("DELETE", `/realtime/app-server/${sessionId}`)).status).toBe(200);
+  await untilGone(pids);
+  // After it: the folder is gone, and no private folder of any codex process holds the words.
+  await expect.poll(() => existsSync(home)).toBe(false);
+  const folders = readdirSync(tmpdir()).filter((name) => name.startsWith("lwc-codex-"));
+  expect(folders.flatMap((name) => filesContaining(join(tmpdir(), name), spoken))).toEqual([]);
 });
