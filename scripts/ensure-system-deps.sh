@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the system programs the test suite runs for real: Redis (shared store tests),
-# Chromium (Playwright) and the codex executable (scripts/ensure-codex.sh). Debian packages only; Playwright's own browser download
+# Chromium (Playwright), bubblewrap (the sandbox every agent-voice codex process runs in) and the
+# codex executable (scripts/ensure-codex.sh). Debian packages only; Playwright's own browser download
 # does not work offline and is never used.
 set -euo pipefail
 
@@ -12,6 +13,8 @@ command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 # The real-binary tests trace codex's connect() calls to prove it stays on 127.0.0.1.
 command -v strace >/dev/null 2>&1 || missing+=(strace)
+# Agent voice runs each codex process inside bubblewrap (LWC_AGENT_SANDBOX=bwrap, the default).
+command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
 
 if [ ${#missing[@]} -eq 0 ]; then
   exit 0
