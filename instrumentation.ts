@@ -3,4 +3,13 @@ export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { answerHttpEdgesAtTheServer } = await import("./lib/server/http-edges");
   answerHttpEdgesAtTheServer();
+  // SIGTERM/SIGINT run the handler's close (registered by lib/provider-app.ts): agent voice's codex
+  // processes end and their folders go, also while event streams are open.
+  const { installShutdownHooks } = await import("./lib/server/shutdown");
+  installShutdownHooks();
+  if (process.env.LWC_CODEX_COMMAND?.trim()) {
+    // Session folders a killed server left behind (codex may have logged in them) go now, not at the first start.
+    const { sweepLeftoverFolders } = await import("./lib/agent-voice/codex-processes");
+    await sweepLeftoverFolders();
+  }
 }

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { normalizeAppBasePath } from "@/lib/client/base-path";
 import { createStoreFromEnv, STORE_ENV_VARIABLES } from "@/lib/stores";
 import { createProviderHandler, type ProviderHandler } from "@/lib/server/handler";
+import { connectionPeerAddress } from "@/lib/server/connection-peer";
 import type { ProviderHandlerOptions } from "@/lib/server/options";
 import { referenceConfirmTool, referenceTools } from "@/lib/agent-voice/tools";
 import { REALTIME_TRANSPORTS, VOICE_MODES } from "@/lib/upstream/realtime";
@@ -138,6 +139,8 @@ export function optionsFromEnv(env: Record<string, string | undefined>): Provide
     loginRateLimit: { limit: e.LWC_LOGIN_RATE_LIMIT_PER_MINUTE, windowMs: 60_000 },
     loginGlobalRateLimit: { limit: e.LWC_LOGIN_GLOBAL_RATE_LIMIT_PER_MINUTE, windowMs: 60_000 },
     trustedProxyHops: e.LWC_TRUSTED_PROXY_HOPS,
+    // The socket's address, reported by the Node HTTP server (instrumentation.ts): a hop counts only when it is there.
+    peerAddress: connectionPeerAddress,
     upstream: {
       fetch: uncachedFetch,
       ...(e.LWC_ISSUER_URL ? { issuer: e.LWC_ISSUER_URL } : {}),

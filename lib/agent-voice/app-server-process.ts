@@ -1,11 +1,11 @@
 /**
  * One `codex app-server` child process: a private temporary home (CODEX_HOME inside it, mode
  * 0700), an empty working folder, a minimal environment, JSON-RPC on stdio, and a close that
- * always ends the whole process group and removes the folder.
+ * always ends the whole process group and removes the folder. When processes are made, handed
+ * out and ended is decided in one place: codex-processes.ts.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { rmSync } from "node:fs";
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRpcConnection, METHOD_NOT_FOUND, RpcError, type RpcConnection, type RpcHandlers } from "./json-rpc";
@@ -14,9 +14,10 @@ import { createRpcConnection, METHOD_NOT_FOUND, RpcError, type RpcConnection, ty
 export const EXIT_AFTER_STDIN_END_MS = 2_000;
 export const EXIT_AFTER_SIGTERM_MS = 2_000;
 const STDERR_TAIL_CHARS = 2_000;
-const HOME_PREFIX = "lwc-codex-";
-/** Written into each private folder: the pid of the server that made it. */
-const OWNER_FILE = ".owner-pid";
+/** Each private folder is `<tmpdir>/lwc-codex-<random>`. */
+export const HOME_PREFIX = "lwc-codex-";
+/** Written into each private folder: the pid of the server that made it (read by the leftover sweep). */
+export const OWNER_FILE = ".owner-pid";
 
 export interface AppServerProcess {
   pid: number;
@@ -34,59 +35,8 @@ export interface AppServerProcess {
   stderrTail(): string;
   /** End stdin, wait, SIGTERM, wait, SIGKILL (the whole process group); then remove the folder. */
   close(): Promise<void>;
-}
-
-/** Every running process's group id and private folder, for the last-moment cleanup below. */
-const running = new Map<number, string>();
-let exitHookInstalled = false;
-
-/**
- * When this server exits (normally or on SIGTERM/SIGINT handled by the framework), end every
- * process it started and remove their folders. (A SIGKILL of the server cannot run this: the
- * processes then exit on their own when their stdin closes.)
- */
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.once("exit", () => {
-    for (const [pid, homeDir] of running) {
-      try {
-        process.kill(-pid, "SIGKILL");
-      } catch {
-        // Already gone.
-      }
-      rmSync(homeDir, { recursive: true, force: true });
-    }
-  });
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-let swept = false;
-
-/**
- * Once per server: removes private folders left by a server that was killed outright (its exit hook
- * could not run). A folder is only removed when the server that made it is no longer running.
- */
-async function sweepLeftoverHomes(): Promise<void> {
-  if (swept) return;
-  swept = true;
-  const names = await readdir(tmpdir()).catch(() => [] as string[]);
-  for (const name of names) {
-    if (!name.startsWith(HOME_PREFIX)) continue;
-    const dir = join(tmpdir(), name);
-    const owner = Number(await readFile(join(dir, OWNER_FILE), "utf8").catch(() => ""));
-    if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && !isRunning(owner)) {
-      await rm(dir, { recursive: true, force: true }).catch(() => undefined);
-    }
-  }
+  /** SIGKILL to everything it started, at once and synchronously (the server's last moment). */
+  killNow(): void;
 }
 
 const ignoreAll: RpcHandlers = {
@@ -127,7 +77,6 @@ function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 }
 
 export async function spawnAppServer(options: { command: string; configToml?: string }): Promise<AppServerProcess> {
-  await sweepLeftoverHomes();
   const homeDir = await mkdtemp(join(tmpdir(), HOME_PREFIX));
   const codexHome = join(homeDir, "codex-home");
   const workDir = join(homeDir, "work");
@@ -191,17 +140,11 @@ export async function spawnAppServer(options: { command: string; configToml?: st
     await rm(homeDir, { recursive: true, force: true });
   }
 
-  if (child.pid !== undefined) {
-    const pid = child.pid;
-    running.set(pid, homeDir);
-    installExitHook();
-    // However it ends (closed, crashed, killed from outside), its folder goes with it.
-    void exited.then(async () => {
-      signalGroup(child, "SIGKILL");
-      await rm(homeDir, { recursive: true, force: true });
-      running.delete(pid);
-    });
-  }
+  // However it ends (closed, crashed, killed from outside), its folder goes with it.
+  void exited.then(async () => {
+    signalGroup(child, "SIGKILL");
+    await rm(homeDir, { recursive: true, force: true });
+  });
 
   if (child.pid === undefined) {
     await exited;
@@ -225,5 +168,6 @@ export async function spawnAppServer(options: { command: string; configToml?: st
       closing ??= closeOnce();
       return closing;
     },
+    killNow: () => signalGroup(child, "SIGKILL"),
   };
 }

@@ -1,7 +1,8 @@
 /**
  * The events of one live session, numbered by `seq` (1, 2, 3, …). The last `capacity` events are
  * kept (the oldest is dropped first), so a subscriber that comes late, or reconnects with
- * `?after=<seq>`, gets what it missed as long as it is still kept.
+ * `?after=<seq>`, gets what it missed as long as it is still kept. At most `maxSubscribers` follow
+ * it at once: a new one drops the oldest (a reloaded page is never locked out by its old streams).
  */
 export type LiveEventType =
   | "session.started"
@@ -26,8 +27,11 @@ export type EventListener = (event: LiveEvent) => void;
 
 export interface EventLog {
   push(type: Exclude<LiveEventType, "keepalive">, fields?: Record<string, unknown>): LiveEvent;
-  /** Replays kept events with seq > after, then calls `listener` for each new one. Returns unsubscribe. */
-  subscribe(after: number, listener: EventListener): () => void;
+  /**
+   * Replays kept events with seq > after, then calls `listener` for each new one. Returns
+   * unsubscribe. `onDropped` is called if a newer subscriber pushes this one out.
+   */
+  subscribe(after: number, listener: EventListener, onDropped?: () => void): () => void;
   lastSeq(): number;
   /** No further events: subscribers are told via `onEnd` and no new one is kept. */
   end(): void;
@@ -35,9 +39,10 @@ export interface EventLog {
   onEnd(callback: () => void): () => void;
 }
 
-export function createEventLog(capacity: number, now: () => number): EventLog {
+export function createEventLog(capacity: number, now: () => number, maxSubscribers = Infinity): EventLog {
   const kept: LiveEvent[] = [];
-  const listeners = new Set<EventListener>();
+  /** In subscription order: the first is the oldest. */
+  const listeners = new Map<EventListener, () => void>();
   const endCallbacks = new Set<() => void>();
   let seq = 0;
   let ended = false;
@@ -48,13 +53,20 @@ export function createEventLog(capacity: number, now: () => number): EventLog {
       if (ended) return event;
       kept.push(event);
       if (kept.length > capacity) kept.shift();
-      for (const listener of listeners) listener(event);
+      for (const listener of [...listeners.keys()]) listener(event);
       return event;
     },
-    subscribe(after, listener) {
+    subscribe(after, listener, onDropped = () => undefined) {
+      while (listeners.size >= maxSubscribers) {
+        const [oldest, dropOldest] = listeners.entries().next().value!;
+        listeners.delete(oldest);
+        dropOldest();
+      }
       for (const event of kept) if (event.seq > after) listener(event);
-      listeners.add(listener);
-      return () => listeners.delete(listener);
+      // A function object of its own per subscription: the same listener twice is two subscribers.
+      const own: EventListener = (event) => listener(event);
+      listeners.set(own, onDropped);
+      return () => listeners.delete(own);
     },
     lastSeq: () => seq,
     end() {

@@ -6,6 +6,7 @@
 import { randomBytes } from "node:crypto";
 import type { AppServerProcess } from "./app-server-process";
 import { declineAnswer } from "./declines";
+import { superviseLive } from "./codex-processes";
 import { createEventLog, type EventLog } from "./event-log";
 import { METHOD_NOT_FOUND, RpcError } from "./json-rpc";
 import type { ConfirmTool, PendingToolCall, RealtimeTool, ToolAccount, ToolContext, ToolOutput } from "./types";
@@ -43,6 +44,8 @@ export interface LiveSessionSettings {
   maxDurationMs: number;
   loginCheckIntervalMs: number;
   eventBufferSize: number;
+  /** Event streams that may follow the session at once; a new one ends the oldest. */
+  maxEventStreams: number;
   store: KeyValueStore;
   logger: Logger;
   now: () => number;
@@ -76,6 +79,8 @@ interface PendingEntry {
 export interface LiveSession {
   id: string;
   ownerLoginId: string;
+  /** The ChatGPT account of that login (the per-account cap counts by it). */
+  ownerAccountId: string;
   events: EventLog;
   /** The answer SDP for the browser. */
   answerSdp: string;
@@ -125,7 +130,7 @@ export async function startLiveSession(
 ): Promise<LiveSession> {
   const { logger, now } = settings;
   const id = randomBytes(16).toString("base64url");
-  const events = createEventLog(settings.eventBufferSize, now);
+  const events = createEventLog(settings.eventBufferSize, now, settings.maxEventStreams);
   const tools = new Map(settings.tools.map((tool) => [tool.name, tool]));
   const pending = new Map<string, PendingEntry>();
   const toolContext: ToolContext = { account: owner.account, store: settings.store, now };
@@ -133,7 +138,7 @@ export async function startLiveSession(
   let live = false;
   let closing: Promise<void> | undefined;
   let lastActivity = now();
-  const timers: NodeJS.Timeout[] = [];
+  let stopSupervising = () => undefined as void;
 
   let resolveSdp!: (sdp: string) => void;
   let rejectSdp!: (error: Error) => void;
@@ -258,7 +263,7 @@ export async function startLiveSession(
   appServer.setHandlers({ onNotification, onRequest });
 
   async function closeProcess(): Promise<void> {
-    for (const timer of timers) clearInterval(timer);
+    stopSupervising();
     if (threadId !== undefined && !appServer.hasExited()) {
       await appServer.rpc.request("thread/realtime/stop", { threadId }, STOP_REQUEST_TIMEOUT_MS).catch(() => undefined);
     }
@@ -356,28 +361,22 @@ export async function startLiveSession(
   }
 
   live = true;
-  const startedAt = now();
   events.push("session.started", { sessionId: id });
-  timers.push(
-    setInterval(() => {
-      if (now() - lastActivity >= settings.idleTimeoutMs) void close("idle_timeout");
-      else if (now() - startedAt >= settings.maxDurationMs) void close("max_duration");
-    }, Math.min(1_000, settings.idleTimeoutMs, settings.maxDurationMs)),
-    setInterval(() => {
-      owner.isSignedIn().then(
-        (signedIn) => {
-          if (!signedIn) void close("login_expired");
-        },
-        () => undefined, // The store is briefly unreachable: check again next time.
-      );
-    }, settings.loginCheckIntervalMs),
-  );
-  for (const timer of timers) timer.unref();
+  stopSupervising = superviseLive({
+    idleTimeoutMs: settings.idleTimeoutMs,
+    maxDurationMs: settings.maxDurationMs,
+    loginCheckIntervalMs: settings.loginCheckIntervalMs,
+    now,
+    lastActivity: () => lastActivity,
+    isSignedIn: () => owner.isSignedIn(),
+    close: (reason) => void close(reason),
+  });
   events.onEnd(() => resolveClosed());
 
   return {
     id,
     ownerLoginId: owner.loginId,
+    ownerAccountId: owner.account.accountId,
     events,
     answerSdp: sdp,
     pid: appServer.pid,

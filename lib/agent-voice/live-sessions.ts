@@ -1,9 +1,19 @@
 /**
- * All live sessions of one handler: at most one per login (a new start closes the older one),
- * looked up by id AND owner (another login's id is "not found"). Closed sessions stay readable for
- * a short while so a late subscriber still gets their last events, including `session.closed`.
+ * All live sessions of one handler, and who may start one:
+ *
+ * - starts of one login run one after another; a start overtaken by a newer start of the same
+ *   login (or by its logout) is refused as `superseded` without spawning, or closed if it already
+ *   runs, so a login never holds more than one live process;
+ * - before anything is spawned: at most `maxSessionsPerAccount` logins of one ChatGPT account and
+ *   at most `maxSessions` logins on this server hold or start a live session (a login replacing
+ *   its own session does not count against itself);
+ * - sessions are looked up by id AND owner (another login's id is "not found"); closed sessions stay
+ *   readable for a short while so a late subscriber still gets their last events.
+ *
+ * The processes themselves (spawn, spare, close, sweep) belong to codex-processes.ts.
  */
-import { createProcessPool } from "./process-pool";
+import { spawnAppServer, type AppServerProcess } from "./app-server-process";
+import { CodexProcessesClosedError, createCodexProcesses } from "./codex-processes";
 import {
   DEFAULT_INSTRUCTIONS,
   LiveSessionStartError,
@@ -13,6 +23,7 @@ import {
   type LoginTokens,
   type StartRequest,
 } from "./live-session";
+import { StartRefusedError } from "./start-refused";
 import type { AppServerOptions } from "./types";
 import type { KeyValueStore } from "@/lib/stores/types";
 import type { Logger } from "@/lib/server/logger";
@@ -23,28 +34,38 @@ export const DEFAULT_MAX_DURATION_MS = 60 * 60_000;
 export const DEFAULT_KEEPALIVE_INTERVAL_MS = 15_000;
 export const DEFAULT_EVENT_BUFFER_SIZE = 256;
 export const DEFAULT_LOGIN_CHECK_INTERVAL_MS = 30_000;
+export const DEFAULT_MAX_SESSIONS = 8;
+export const DEFAULT_MAX_SESSIONS_PER_ACCOUNT = 2;
+export const MAX_EVENT_STREAMS = 4;
 /** How long a closed session's events can still be read. */
 export const CLOSED_SESSION_RETENTION_MS = 60_000;
+/** `retry-after` of a busy answer: live sessions last minutes, so a little patience. */
+export const BUSY_RETRY_AFTER_SECONDS = 30;
+const SHUTDOWN_RETRY_AFTER_SECONDS = 5;
 
 export interface LiveSessions {
   start(owner: LiveSessionOwner, tokens: LoginTokens, request: StartRequest): Promise<LiveSession>;
   /** The session with this id if `loginId` owns it; otherwise null. */
   get(id: string, loginId: string): LiveSession | null;
+  /** Ends the login's live session, and any start of it still on its way. */
   closeForLogin(loginId: string, reason: string): Promise<void>;
-  closeAll(): Promise<void>;
+  /** Shutdown: ends every live session and every process; later starts are refused. */
+  close(): Promise<void>;
   keepaliveIntervalMs: number;
 }
 
 export function createLiveSessions(
   options: AppServerOptions & { loginCheckIntervalMs?: number },
-  deps: { store: KeyValueStore; logger: Logger; now: () => number },
+  deps: { store: KeyValueStore; logger: Logger; now: () => number; spawn?: () => Promise<AppServerProcess> },
 ): LiveSessions {
   const startTimeoutMs = options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
-  const pool = createProcessPool({
-    command: options.command,
-    ...(options.configToml ? { configToml: options.configToml } : {}),
+  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  const maxSessionsPerAccount = options.maxSessionsPerAccount ?? DEFAULT_MAX_SESSIONS_PER_ACCOUNT;
+  const processes = createCodexProcesses({
+    spawn: deps.spawn ?? (() => spawnAppServer({ command: options.command, ...(options.configToml ? { configToml: options.configToml } : {}) })),
     initTimeoutMs: startTimeoutMs,
     keepWarm: options.keepWarmProcess ?? true,
+    logger: deps.logger,
   });
   const settings = {
     tools: options.tools ?? [],
@@ -54,12 +75,19 @@ export function createLiveSessions(
     maxDurationMs: options.maxDurationMs ?? DEFAULT_MAX_DURATION_MS,
     loginCheckIntervalMs: options.loginCheckIntervalMs ?? DEFAULT_LOGIN_CHECK_INTERVAL_MS,
     eventBufferSize: options.eventBufferSize ?? DEFAULT_EVENT_BUFFER_SIZE,
-    ...deps,
+    maxEventStreams: MAX_EVENT_STREAMS,
+    store: deps.store,
+    logger: deps.logger,
+    now: deps.now,
   };
   const byId = new Map<string, LiveSession>();
   const currentByLogin = new Map<string, LiveSession>();
-  /** Bumped by each start: a start that finishes after a newer one began is closed at once. */
-  const generation = new Map<string, number>();
+  /** Logins with a start under way, and their account. */
+  const startingByLogin = new Map<string, string>();
+  /** Bumped by each start and each closeForLogin: a start compares it with its own number. */
+  const latestStart = new Map<string, number>();
+  const queueByLogin = new Map<string, Promise<void>>();
+  let closed = false;
 
   function forget(session: LiveSession): void {
     if (currentByLogin.get(session.ownerLoginId) === session) currentByLogin.delete(session.ownerLoginId);
@@ -67,41 +95,100 @@ export function createLiveSessions(
     timer.unref();
   }
 
-  return {
-    keepaliveIntervalMs: options.keepaliveIntervalMs ?? DEFAULT_KEEPALIVE_INTERVAL_MS,
-    async start(owner, tokens, request) {
-      const mine = (generation.get(owner.loginId) ?? 0) + 1;
-      generation.set(owner.loginId, mine);
-      await currentByLogin.get(owner.loginId)?.close("replaced");
-      let appServer;
-      try {
-        appServer = await pool.take();
-      } catch (error) {
-        throw new LiveSessionStartError(
-          `the codex executable did not start: ${error instanceof Error ? error.message.slice(0, 200) : "unknown error"}`,
-        );
+  /** Runs the login's starts one after another. */
+  function inTurn<T>(loginId: string, task: () => Promise<T>): Promise<T> {
+    const turn = (queueByLogin.get(loginId) ?? Promise.resolve()).then(task);
+    const settled = turn.then(
+      () => undefined,
+      () => undefined,
+    );
+    queueByLogin.set(loginId, settled);
+    void settled.then(() => {
+      if (queueByLogin.get(loginId) === settled) queueByLogin.delete(loginId);
+    });
+    return turn;
+  }
+
+  const superseded = () => new StartRefusedError("superseded", "A newer start of this sign-in replaced this one.");
+  const shuttingDown = () =>
+    new StartRefusedError("shutting_down", "The server is shutting down. Try again shortly.", SHUTDOWN_RETRY_AFTER_SECONDS);
+
+  /** The caps, checked before anything is spawned. The login's own session is about to be replaced: not counted. */
+  function admit(owner: LiveSessionOwner): void {
+    if (closed) throw shuttingDown();
+    const holders = new Map<string, string>();
+    for (const [loginId, session] of currentByLogin) holders.set(loginId, session.ownerAccountId);
+    for (const [loginId, accountId] of startingByLogin) holders.set(loginId, accountId);
+    holders.delete(owner.loginId);
+    const sameAccount = [...holders.values()].filter((accountId) => accountId === owner.account.accountId).length;
+    if (sameAccount >= maxSessionsPerAccount) {
+      throw new StartRefusedError(
+        "account_busy",
+        `This ChatGPT account already has ${maxSessionsPerAccount} live agent voice sessions. End one, or try again later.`,
+        BUSY_RETRY_AFTER_SECONDS,
+      );
+    }
+    if (holders.size >= maxSessions) {
+      throw new StartRefusedError("server_busy", "Agent voice is busy on this server. Try again in a little while.", BUSY_RETRY_AFTER_SECONDS);
+    }
+  }
+
+  async function take(): Promise<AppServerProcess> {
+    try {
+      return await processes.take();
+    } catch (error) {
+      if (error instanceof CodexProcessesClosedError) throw shuttingDown();
+      const reason = error instanceof Error ? error.message.slice(0, 200) : "unknown error";
+      throw new LiveSessionStartError(`the codex executable did not start: ${reason}`);
+    }
+  }
+
+  async function startInTurn(mine: number, owner: LiveSessionOwner, tokens: LoginTokens, request: StartRequest): Promise<LiveSession> {
+    const { loginId } = owner;
+    const overtaken = () => latestStart.get(loginId) !== mine;
+    if (overtaken()) throw superseded();
+    admit(owner);
+    startingByLogin.set(loginId, owner.account.accountId);
+    try {
+      await currentByLogin.get(loginId)?.close("replaced");
+      const appServer = await take();
+      if (overtaken() || closed) {
+        await appServer.close();
+        throw closed ? shuttingDown() : superseded();
       }
       const session = await startLiveSession(appServer, owner, tokens, request, settings);
       void session.closed.then(() => forget(session));
       byId.set(session.id, session);
-      if (generation.get(owner.loginId) !== mine) {
-        await session.close("replaced");
-        throw new LiveSessionStartError("a newer start of this login replaced this one");
+      if (overtaken() || closed) {
+        await session.close(closed ? "shutdown" : "replaced");
+        throw closed ? shuttingDown() : superseded();
       }
-      currentByLogin.set(owner.loginId, session);
+      currentByLogin.set(loginId, session);
       return session;
+    } finally {
+      startingByLogin.delete(loginId);
+    }
+  }
+
+  return {
+    keepaliveIntervalMs: options.keepaliveIntervalMs ?? DEFAULT_KEEPALIVE_INTERVAL_MS,
+    start(owner, tokens, request) {
+      const mine = (latestStart.get(owner.loginId) ?? 0) + 1;
+      latestStart.set(owner.loginId, mine);
+      return inTurn(owner.loginId, () => startInTurn(mine, owner, tokens, request));
     },
     get(id, loginId) {
       const session = byId.get(id);
       return session && session.ownerLoginId === loginId ? session : null;
     },
     async closeForLogin(loginId, reason) {
-      generation.set(loginId, (generation.get(loginId) ?? 0) + 1);
+      latestStart.set(loginId, (latestStart.get(loginId) ?? 0) + 1);
       await currentByLogin.get(loginId)?.close(reason);
     },
-    async closeAll() {
+    async close() {
+      closed = true;
       await Promise.all([...byId.values()].map((session) => session.close("shutdown")));
-      await pool.close();
+      await processes.closeAll();
     },
   };
 }

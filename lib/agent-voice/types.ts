@@ -91,8 +91,13 @@ export interface AppServerOptions {
   eventBufferSize?: number;
   /** Keep one initialised (not signed-in) process ready after the first start. Default true. */
   keepWarmProcess?: boolean;
-  /** Largest accepted start or confirm body. Default 65 536 bytes. */
-  maxRequestBytes?: number;
+  /**
+   * Live sessions one ChatGPT account may hold at once, across all its sign-ins
+   * (`LWC_REALTIME_APP_SERVER_MAX_SESSIONS_PER_ACCOUNT`). Default 2; more answer 429 `realtime_busy`.
+   */
+  maxSessionsPerAccount?: number;
+  /** Live sessions this server instance runs at once (`LWC_REALTIME_APP_SERVER_MAX_SESSIONS`). Default 8; more answer 503 `realtime_busy`. */
+  maxSessions?: number;
   /** How often a live session checks its login is still signed in. Default 30 000 ms. */
   loginCheckIntervalMs?: number;
   /** Developer instructions for the agent's thread. Default: a short built-in text. */

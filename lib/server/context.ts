@@ -18,4 +18,6 @@ export interface ServerContext {
   responsesLimiter: RateLimiter | undefined;
   /** GET /models per session: the /responses limit's numbers, its own bucket. */
   modelsLimiter: RateLimiter | undefined;
+  /** Voice calls per login: POST /realtime and agent-voice starts share it. */
+  realtimeLimiter: RateLimiter | undefined;
 }

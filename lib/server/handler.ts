@@ -32,6 +32,12 @@ export interface ProviderHandler {
   dangerouslyGetTokens(request: Request, options?: { includeRefreshToken?: boolean }): Promise<ExportedTokens>;
   /** Whether the store answers (one read, bounded by a deadline). For health checks; says nothing secret. */
   checkStore(): Promise<"ok" | "degraded">;
+  /**
+   * Shutdown: ends every agent-voice live session and codex process (and removes their folders);
+   * later agent-voice starts answer 503. Call it when the server stops (the app does on SIGTERM
+   * and SIGINT: instrumentation.ts). Nothing else needs closing.
+   */
+  close(): Promise<void>;
 }
 
 const STORE_CHECK_DEADLINE_MS = 3_000;
@@ -41,6 +47,7 @@ export const LOGIN_GLOBAL_RATE_LIMIT_PREFIX = "lwc:rl:login-all";
 export const LOGIN_REUSE_RATE_LIMIT_PREFIX = "lwc:rl:login-reuse";
 export const RESPONSES_RATE_LIMIT_PREFIX = "lwc:rl:responses";
 export const MODELS_RATE_LIMIT_PREFIX = "lwc:rl:models";
+export const REALTIME_RATE_LIMIT_PREFIX = "lwc:rl:realtime";
 
 const RATE_LIMIT_PREFIXES: Record<RateLimitPurpose, string> = {
   login: LOGIN_RATE_LIMIT_PREFIX,
@@ -48,6 +55,7 @@ const RATE_LIMIT_PREFIXES: Record<RateLimitPurpose, string> = {
   "login-reuse": LOGIN_REUSE_RATE_LIMIT_PREFIX,
   responses: RESPONSES_RATE_LIMIT_PREFIX,
   models: MODELS_RATE_LIMIT_PREFIX,
+  realtime: REALTIME_RATE_LIMIT_PREFIX,
 };
 
 function isStoreUnavailable(error: unknown): boolean {
@@ -60,6 +68,8 @@ export function createProviderHandler(options: ProviderHandlerOptions = {}): Pro
   const resolved = { ...configured, logger: withRequestIds(configured.logger) };
   const { store, logger } = resolved;
   const sessions = createSessionStore(store, createSealer(resolved.secrets), resolved.now);
+  // A refresh that finds a login dead (refresh token invalid) ends its live agent voice at once.
+  let onLoginExpired = (loginId: string): void => void loginId;
   /** The limiter for one purpose from the configured factory; undefined when that limit is off. */
   const limiterFor = (purpose: RateLimitPurpose, setting: RateLimitOption | false): RateLimiter | undefined =>
     setting
@@ -69,23 +79,31 @@ export function createProviderHandler(options: ProviderHandlerOptions = {}): Pro
     options: resolved,
     sessions,
     signer: createCookieSigner(resolved.secrets),
-    refresher: createRefreshCoordinator({ store, sessions, upstream: resolved.upstream, now: resolved.now }),
+    refresher: createRefreshCoordinator({
+      store,
+      sessions,
+      upstream: resolved.upstream,
+      now: resolved.now,
+      onLoginExpired: (loginId) => onLoginExpired(loginId),
+    }),
     loginLimiter: limiterFor("login", resolved.loginRateLimit),
     loginReuseLimiter: limiterFor("login-reuse", resolved.loginRateLimit && LOGIN_REUSE_RATE_LIMIT),
     loginGlobalLimiter: limiterFor("login-global", resolved.loginGlobalRateLimit),
     responsesLimiter: limiterFor("responses", resolved.responsesRateLimit),
     modelsLimiter: limiterFor("models", resolved.responsesRateLimit),
+    realtimeLimiter: resolved.realtime.enabled ? limiterFor("realtime", resolved.realtime.rateLimit) : undefined,
   };
   const manager = createSessionManager(ctx);
   const modelsCache = createAccountModelsCache(resolved.now);
   const login = createLoginRoutes(ctx, manager);
   const responses = createResponsesRoute(ctx, manager, modelsCache);
   const appServer = resolved.appServer ? createAppServerRoutes(ctx, manager, modelsCache, resolved.appServer) : undefined;
+  if (appServer) onLoginExpired = (loginId) => void appServer.closeForLogin(loginId, "login_expired");
   // Logout also ends the login's live agent-voice session.
   const logout: RouteHandler = async (request, params) => {
     const loginId = (await manager.read(request))?.record.loginId;
     const response = await login.logout(request, params);
-    if (appServer && loginId !== undefined) await appServer.closeForLogin(loginId);
+    if (appServer && loginId !== undefined) await appServer.closeForLogin(loginId, "logged_out");
     return response;
   };
 
@@ -194,5 +212,8 @@ export function createProviderHandler(options: ProviderHandlerOptions = {}): Pro
       return toPublicState((await manager.readOwn(request))?.record ?? null, resolved.now());
     },
     dangerouslyGetTokens: createTokenExport(ctx, manager),
+    close: async () => {
+      await appServer?.close();
+    },
   };
 }

@@ -1,4 +1,5 @@
 import { Server, type IncomingMessage, type ServerResponse } from "node:http";
+import { runWithConnectionPeer } from "./connection-peer";
 
 /**
  * Requests the framework cannot represent, answered at the HTTP server before it sees them:
@@ -40,14 +41,19 @@ export function answerHttpEdge(request: IncomingMessage, response: ServerRespons
   return false;
 }
 
-/** Makes every Node HTTP server of this process answer those requests itself. Idempotent. */
+/**
+ * Makes every Node HTTP server of this process answer those requests itself, and handle every other
+ * request knowing its connection's peer address (lib/server/connection-peer.ts). Idempotent.
+ */
 export function answerHttpEdgesAtTheServer(): void {
   const prototype = Server.prototype as Server & { [PATCHED]?: true };
   if (prototype[PATCHED]) return;
   const emit = prototype.emit;
   prototype.emit = function emitUnlessAnswered(this: Server, event: string | symbol, ...args: unknown[]): boolean {
-    if (event === "request" && answerHttpEdge(args[0] as IncomingMessage, args[1] as ServerResponse)) return true;
-    return Reflect.apply(emit, this, [event, ...args]) as boolean;
+    if (event !== "request") return Reflect.apply(emit, this, [event, ...args]) as boolean;
+    const request = args[0] as IncomingMessage;
+    if (answerHttpEdge(request, args[1] as ServerResponse)) return true;
+    return runWithConnectionPeer(request.socket?.remoteAddress, () => Reflect.apply(emit, this, [event, ...args]) as boolean);
   } as Server["emit"];
   prototype[PATCHED] = true;
 }

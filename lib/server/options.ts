@@ -6,7 +6,7 @@ import { createRateLimiter, type RateLimiterFactory } from "@/lib/stores/rate-li
 import type { KeyValueStore } from "@/lib/stores/types";
 import { resolveUpstreamConfig } from "@/lib/upstream/config";
 import type { UpstreamConfig } from "@/lib/upstream/types";
-import { DEFAULT_TRUSTED_PROXY_HOPS, forwardedClientAddress } from "./client-address";
+import { clientAddressOf, DEFAULT_TRUSTED_PROXY_HOPS } from "./client-address";
 import { consoleLogger, type Logger } from "./logger";
 import { resolveRealtimeOptions, type RealtimeOptions, type ResolvedRealtimeOptions } from "./realtime-options";
 import { resolveSecrets } from "./session-seal";
@@ -91,13 +91,21 @@ export interface ProviderHandlerOptions {
   /**
    * How many proxies in front of the app append to X-Forwarded-For (and can be trusted): the client
    * address is the entry that many places from the right. Default 1 (Vercel, which replaces the
-   * header, or one reverse proxy of yours that appends). 0: no address is trusted and every client
-   * shares one login bucket.
+   * header, or one reverse proxy of yours that appends). When `peerAddress` reports the connection's
+   * address, a hop counts only if it is actually there (the peer is a loopback or private address);
+   * a public peer, or 0 hops, makes the peer the client address. 0 without a peer: no address is
+   * trusted and every client shares one login bucket.
    */
   trustedProxyHops?: number;
   /**
-   * The client address the per-address login limit counts by (overrides trustedProxyHops). Whatever
-   * it returns is used as an IP when it is one and hashed to a fixed length otherwise.
+   * The address the request's TCP connection came from, when the server knows it (undefined when
+   * not). The Next.js app reads it from the Node HTTP server (`lib/server/connection-peer.ts`). Used
+   * by the default client address rule (see trustedProxyHops); a client cannot invent it.
+   */
+  peerAddress?: (request: Request) => string | undefined;
+  /**
+   * The client address the per-address login limit counts by (overrides trustedProxyHops and
+   * peerAddress). Whatever it returns is used as an IP when it is one and hashed to a fixed length otherwise.
    */
   clientAddress?: (request: Request) => string;
   upstream?: Partial<UpstreamConfig>;
@@ -258,7 +266,8 @@ export function resolveOptions(options: ProviderHandlerOptions = {}): ResolvedOp
     realtime: resolveRealtimeOptions(options.realtime),
     loginRateLimit: checked.data.loginRateLimit,
     loginGlobalRateLimit: checked.data.loginGlobalRateLimit,
-    clientAddress: options.clientAddress ?? ((request) => forwardedClientAddress(request, trustedProxyHops)),
+    clientAddress:
+      options.clientAddress ?? ((request) => clientAddressOf(request, trustedProxyHops, options.peerAddress?.(request))),
     upstream,
     dangerouslyAllowTokenExport: options.dangerouslyAllowTokenExport ?? false,
     dangerouslyAllowRefreshTokenExport: options.dangerouslyAllowRefreshTokenExport ?? false,

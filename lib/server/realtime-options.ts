@@ -8,6 +8,7 @@ import {
 } from "@/lib/upstream/realtime";
 import type { AppServerOptions } from "@/lib/agent-voice/types";
 import type { AccountInfo, BackendAuth } from "@/lib/upstream/types";
+import type { RateLimitOption } from "./options";
 
 /** What `realtime.getAuth` is asked. */
 export interface RealtimeAuthContext {
@@ -31,8 +32,22 @@ export interface RealtimeOptions {
   transports?: RealtimeTransport[];
   /** `voiceMode` values accepted. Default all (`wingman`, `advanced`, `standard`). */
   voiceModes?: VoiceMode[];
-  /** Largest accepted realtime request body. Default 64 KiB (65536): an SDP offer is a few KB. */
+  /**
+   * Largest accepted request body of every realtime route: `POST /realtime`, the agent-voice start
+   * and its confirmation. Default 64 KiB (65536): an SDP offer is a few KB.
+   */
   maxRequestBytes?: number;
+  /**
+   * Voice models a `POST /realtime` may name in `session.model` (`LWC_ALLOWED_REALTIME_MODELS`);
+   * others get 403 `realtime_model_not_allowed`. Default: any. (The agent-voice start's
+   * `session.model` is the Codex text model: it is checked like `/responses` models.)
+   */
+  allowedModels?: string[];
+  /**
+   * Voice calls per login: `POST /realtime` and agent-voice starts counted together
+   * (`LWC_REALTIME_RATE_LIMIT_PER_MINUTE`). Default 12 per 60 s; `false` turns it off.
+   */
+  rateLimit?: RateLimitOption | false;
   getAuth?: RealtimeGetAuth;
   /** Origin of the ChatGPT web transports. Default `https://chatgpt.com`. */
   chatgptUrl?: string;
@@ -45,16 +60,22 @@ export interface ResolvedRealtimeOptions {
   transports: ReadonlySet<RealtimeTransport>;
   voiceModes: ReadonlySet<VoiceMode>;
   maxRequestBytes: number;
+  /** Undefined: any model. */
+  allowedModels: ReadonlySet<string> | undefined;
+  rateLimit: RateLimitOption | false;
   getAuth: RealtimeGetAuth | undefined;
   chatgptUrl: string;
 }
 
 export const DEFAULT_REALTIME_MAX_REQUEST_BYTES = 64 * 1024;
+export const DEFAULT_REALTIME_RATE_LIMIT: RateLimitOption = { limit: 12, windowMs: 60_000 };
 
 const schema = z.object({
   transports: z.array(z.enum(REALTIME_TRANSPORTS)),
   voiceModes: z.array(z.enum(VOICE_MODES)),
   maxRequestBytes: z.number().int().positive(),
+  allowedModels: z.array(z.string().trim().min(1).max(128)).optional(),
+  rateLimit: z.union([z.literal(false), z.object({ limit: z.number().int().positive(), windowMs: z.number().int().positive() })]),
   chatgptUrl: z
     .string()
     .trim()
@@ -67,6 +88,8 @@ export function resolveRealtimeOptions(options: RealtimeOptions = {}): ResolvedR
     transports: options.transports ?? ["codex"],
     voiceModes: options.voiceModes ?? [...VOICE_MODES],
     maxRequestBytes: options.maxRequestBytes ?? DEFAULT_REALTIME_MAX_REQUEST_BYTES,
+    allowedModels: options.allowedModels,
+    rateLimit: options.rateLimit ?? DEFAULT_REALTIME_RATE_LIMIT,
     chatgptUrl: options.chatgptUrl ?? DEFAULT_CHATGPT_URL,
   });
   if (!checked.success) {
@@ -78,6 +101,8 @@ export function resolveRealtimeOptions(options: RealtimeOptions = {}): ResolvedR
     transports: new Set(checked.data.transports),
     voiceModes: new Set(checked.data.voiceModes),
     maxRequestBytes: checked.data.maxRequestBytes,
+    allowedModels: checked.data.allowedModels?.length ? new Set(checked.data.allowedModels) : undefined,
+    rateLimit: checked.data.rateLimit,
     getAuth: options.getAuth,
     chatgptUrl: checked.data.chatgptUrl.replace(/\/+$/, ""),
   };

@@ -34,6 +34,8 @@ interface Deps {
   sessions: SessionStore;
   upstream: UpstreamConfig;
   now: () => number;
+  /** Told when a refresh finds the login dead (`refresh_token_invalid`): its live agent voice ends. */
+  onLoginExpired?: (loginId: string) => void;
 }
 
 /**
@@ -186,6 +188,9 @@ export function createRefreshCoordinator(deps: Deps) {
       if (existing) return existing;
       const running = refreshAcrossInstances(request).finally(() => inFlight.delete(loginId));
       inFlight.set(loginId, running);
+      running.catch((error: unknown) => {
+        if (isRefreshTokenInvalid(error)) deps.onLoginExpired?.(loginId);
+      });
       return running;
     },
   };

@@ -15,6 +15,8 @@ export interface FakeScript {
   answerSdp?: string;
   ignoreStdinEnd?: boolean;
   ignoreSigterm?: boolean;
+  /** Answer `initialize` only after this long (a slow start-up). */
+  initializeDelayMs?: number;
 }
 
 export interface FakeLogEntry {

@@ -5,7 +5,7 @@
 //
 // Usage: fake-app-server.mjs --control <dir> app-server
 //   <dir>/script.json   read at start: { start: "ok" | "realtime_error" | "hang" | "exit_on_start",
-//                       ignoreStdinEnd, ignoreSigterm, answerSdp, realtimeErrorMessage }
+//                       ignoreStdinEnd, ignoreSigterm, answerSdp, realtimeErrorMessage, initializeDelayMs }
 //   <dir>/commands.jsonl appended by the test; each line one command (acted on by the process that
 //                       has a live realtime thread): {do: "handoff"|"tool_call"|"request"|"notify"|"exit"|"realtime_closed", …}
 //   <dir>/log.jsonl     written here: {pid, dir: "in"|"out", message} for every message, and one
@@ -72,6 +72,15 @@ function threadObject(params) {
   };
 }
 
+function initializeResult(params) {
+  return {
+    userAgent: `${params.clientInfo?.name ?? "client"}/0.169.0 (fake)`,
+    codexHome: process.env.CODEX_HOME ?? process.cwd(),
+    platformFamily: "unix",
+    platformOs: "linux",
+  };
+}
+
 function handleRequest(message) {
   const { id, method, params = {} } = message;
   const reply = (result) => send({ id, result });
@@ -79,12 +88,9 @@ function handleRequest(message) {
   switch (method) {
     case "initialize":
       experimental = params.capabilities?.experimentalApi === true;
-      return reply({
-        userAgent: `${params.clientInfo?.name ?? "client"}/0.169.0 (fake)`,
-        codexHome: process.env.CODEX_HOME ?? process.cwd(),
-        platformFamily: "unix",
-        platformOs: "linux",
-      });
+      // A slow start-up (the real binary takes about a second) when the script asks for one.
+      if (script.initializeDelayMs) return void setTimeout(() => reply(initializeResult(params)), script.initializeDelayMs);
+      return reply(initializeResult(params));
     case "account/login/start":
       if (params.type === "chatgptAuthTokens" && !experimental) {
         return fail(-32600, "account/login/start.chatgptAuthTokens requires experimentalApi capability");

@@ -60,7 +60,7 @@ describe("app-server routes: errors", () => {
   });
 
   it("400 invalid_realtime_request for a malformed start, 413 over the limit; no process spawned", async () => {
-    h = await startAgentHarness({ appServer: { maxRequestBytes: 4096 } });
+    h = await startAgentHarness({ handler: { realtime: { maxRequestBytes: 4096 } } });
     const client = await h.signedIn();
     for (const body of [
       "{not json",

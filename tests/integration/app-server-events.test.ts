@@ -171,7 +171,7 @@ describe("save_note and confirmations", () => {
   });
 
   it("rejects a malformed confirmation (400), an unknown callId (409) and a body over the limit (413)", async () => {
-    h = await startAgentHarness({ appServer: { maxRequestBytes: 2048 } });
+    h = await startAgentHarness({ handler: { realtime: { maxRequestBytes: 2048 } } });
     const { client, sessionId, events } = await pendingNote();
     const path = `/realtime/app-server/${sessionId}/confirm`;
     for (const body of ["not json", {}, { callId: "call_note" }, { callId: "call_note", confirmation: { approved: "yes" } }, { callId: 5, confirmation: { approved: true } }]) {

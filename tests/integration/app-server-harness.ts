@@ -7,6 +7,7 @@ import { afterEach, beforeAll, expect } from "vitest";
 import { referenceConfirmTool, referenceTools } from "@/lib/agent-voice/tools";
 import type { AppServerOptions, ConfirmTool } from "@/lib/agent-voice/types";
 import type { ProviderHandlerOptions } from "@/lib/server/options";
+import type { MockUpstreamOptions } from "@/mock-upstream/server";
 import { createFakeAppServer, type FakeAppServer, type FakeScript } from "@/test-support/fake-app-server/control";
 import { loadProtocolValidator, type ProtocolValidator } from "@/test-support/fake-app-server/protocol-schema";
 import { findLeakedTokens, signIn, startHarness, type Harness, type TestClient } from "./harness";
@@ -25,13 +26,21 @@ export interface AgentHarness extends Harness {
 }
 
 export async function startAgentHarness(
-  options: { script?: FakeScript; appServer?: Partial<AppServerOptions>; confirmTool?: ConfirmTool | null; handler?: ProviderHandlerOptions } = {},
+  options: {
+    script?: FakeScript;
+    appServer?: Partial<AppServerOptions>;
+    confirmTool?: ConfirmTool | null;
+    handler?: ProviderHandlerOptions;
+    mock?: MockUpstreamOptions;
+  } = {},
 ): Promise<AgentHarness> {
   const fake = await createFakeAppServer(options.script);
   const harness = await startHarness({
+    ...(options.mock ? { mock: options.mock } : {}),
     handler: {
       ...options.handler,
       realtime: {
+        ...options.handler?.realtime,
         appServer: { command: fake.command, tools: referenceTools, keepWarmProcess: false, ...options.appServer },
       },
       ...(options.confirmTool === null ? {} : { confirmTool: options.confirmTool ?? referenceConfirmTool }),
@@ -63,14 +72,20 @@ export async function startAgentHarness(
     },
     async finish(validator) {
       try {
+        // A test ends with its live sessions closed: a signed-in process still running is an orphan,
+        // and so is any idle one beyond the one spare.
+        const log = await fake.log();
+        const alive = (await pids()).filter(isAlive);
+        const signedIn = alive.filter((pid) => log.some((e) => e.pid === pid && e.message?.method === "account/login/start"));
+        const idle = alive.filter((pid) => !signedIn.includes(pid));
+        // Then the handler's close() must end the rest (the spare).
+        await harness.provider.close();
         await harness.close();
-        for (const pid of await pids()) {
-          // A test that ends with a live session closes it first; anything alive here is an orphan.
-          if (isAlive(pid)) {
-            process.kill(-pid, "SIGKILL");
-            throw new Error(`process ${pid} was left running`);
-          }
-        }
+        const survivors = (await pids()).filter(isAlive);
+        for (const pid of survivors) process.kill(-pid, "SIGKILL");
+        if (signedIn.length > 0) throw new Error(`live processes ${signedIn.join(", ")} were left running`);
+        if (idle.length > 1) throw new Error(`more than one spare process: ${idle.join(", ")}`);
+        if (survivors.length > 0) throw new Error(`close() left processes ${survivors.join(", ")} running`);
         expect(validator.check(await fake.log())).toEqual([]);
       } finally {
         await fake.remove();

@@ -121,6 +121,22 @@ describe("closing a live session", () => {
     await waitForExit(pid);
   });
 
+  it("/status finding the refresh token dead closes the login's live process at once (not at the next periodic check)", async () => {
+    // Access tokens inside the refresh threshold: /status refreshes, and the refresh finds the token dead.
+    h = await startAgentHarness({ mock: { accessTokenTtlSeconds: 60 } });
+    const client = await h.signedIn();
+    const { sessionId } = await h.startLive(client);
+    const pid = await h.livePid();
+    const events = await openEvents(client, sessionId);
+    await events.next((e) => e.type === "session.started");
+    h.mock.addFault({ fault: "dead_refresh_token" });
+    const status = await client.get("/status");
+    expect(status.json()).toMatchObject({ status: "expired", error: "refresh_token_invalid" });
+    expect(await events.next((e) => e.type === "session.closed")).toMatchObject({ reason: "login_expired" });
+    // The periodic login check runs every 30 s; this is well before it.
+    await waitForExit(pid, 5_000);
+  });
+
   it("closes after the idle limit", async () => {
     h = await startAgentHarness({ appServer: { idleTimeoutMs: 300 } });
     const client = await h.signedIn();

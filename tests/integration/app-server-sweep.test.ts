@@ -1,6 +1,8 @@
 /**
- * Private folders left by a server that was killed outright are removed by the next server's first
- * start, and only those: a folder whose server is still running is kept.
+ * Private folders left by a server that was killed outright are removed when the next handler is
+ * created (no agent start needed), and only those: a folder whose server is still running is kept,
+ * and so is one without an owner file. (A real server process killed and restarted:
+ * app-server-restart.test.ts.)
  */
 import { spawnSync } from "node:child_process";
 import { mkdtemp, rm, stat, writeFile } from "node:fs/promises";
@@ -8,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, expect, it } from "vitest";
 import { loadProtocolValidator, type ProtocolValidator } from "@/test-support/fake-app-server/protocol-schema";
-import { startAgentHarness, waitForExit, type AgentHarness } from "./app-server-harness";
+import { startAgentHarness, type AgentHarness } from "./app-server-harness";
 
 let validator: ProtocolValidator;
 let h: AgentHarness | undefined;
@@ -24,7 +26,7 @@ afterEach(async () => {
 
 const exists = (path: string) => stat(path).then(() => true, () => false);
 
-it("the first start removes folders whose server is gone, and keeps the others", async () => {
+it("creating the handler removes folders whose server is gone, and keeps the others", async () => {
   const deadPid = spawnSync(process.execPath, ["-e", ""]).pid!;
   const leftover = await mkdtemp(join(tmpdir(), "lwc-codex-"));
   await writeFile(join(leftover, ".owner-pid"), String(deadPid));
@@ -33,14 +35,10 @@ it("the first start removes folders whose server is gone, and keeps the others",
   const unowned = await mkdtemp(join(tmpdir(), "lwc-codex-"));
   try {
     h = await startAgentHarness();
-    const client = await h.signedIn();
-    const { sessionId } = await h.startLive(client);
-    expect(await exists(leftover)).toBe(false);
+    await expect.poll(() => exists(leftover), { timeout: 5_000 }).toBe(false);
     expect(await exists(alive)).toBe(true);
     expect(await exists(unowned)).toBe(true);
-    const pid = await h.livePid();
-    await client.request("DELETE", `/realtime/app-server/${sessionId}`);
-    await waitForExit(pid);
+    expect(await h.pids()).toEqual([]);
   } finally {
     await rm(alive, { recursive: true, force: true });
     await rm(unowned, { recursive: true, force: true });

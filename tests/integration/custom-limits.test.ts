@@ -110,6 +110,7 @@ describe("a custom rate limiter factory", () => {
         { purpose: "login-global", prefix: "lwc:rl:login-all", limit: 100 },
         { purpose: "responses", prefix: "lwc:rl:responses", limit: 30 },
         { purpose: "models", prefix: "lwc:rl:models", limit: 30 },
+        { purpose: "realtime", prefix: "lwc:rl:realtime", limit: 12 },
       ]);
       const refused = await h.client().post("/login", undefined, { "x-forwarded-for": "198.51.100.23" });
       expect(refused.status).toBe(429);

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createProviderHandler } from "@/lib/server/handler";
+import { MAX_REALTIME_DETAIL_CHARS } from "@/lib/server/realtime-failure";
 import { codexSession } from "@/lib/upstream/realtime";
+import { closedPortUrl } from "@/lib/upstream/test-helpers";
 import { CODEX_CALLS_PATH, startMockUpstream, type MockUpstream, type RecordedRequest } from "@/mock-upstream/server";
 import { signInThroughMock } from "@/mock-upstream/sign-in";
 import { TestBrowserPeer } from "@/mock-upstream/voice/test-browser-peer";
@@ -24,7 +26,8 @@ async function harness(options: HarnessOptions["handler"] = {}): Promise<Harness
     sharedMock: mock,
     handler: {
       ...options,
-      realtime: { maxRequestBytes: MAX_BYTES, chatgptUrl: mock.url, ...options.realtime },
+      // The voice throttle has tests of its own below; the rest of this file makes many calls.
+      realtime: { maxRequestBytes: MAX_BYTES, chatgptUrl: mock.url, rateLimit: false, ...options.realtime },
       upstream: {
         ...options.upstream,
         fetch: async (input, init) => {
@@ -294,20 +297,28 @@ describe("POST /realtime: the ChatGPT web transports", () => {
 
 describe("POST /realtime: upstream failures", () => {
   it.each([
-    ["server_error", 500, /voice service failed \(HTTP 500, code internal_error\)/],
-    ["backend_unauthorized", 401, /refused the voice call's credentials \(HTTP 401, code token_expired\)/],
-  ] as const)("%s passes the upstream status on as realtime_request_failed", async (fault, status, detail) => {
+    [
+      "server_error",
+      500,
+      "The provider's voice service failed (HTTP 500, code internal_error). Try again shortly. " +
+        "The provider said: An error occurred while processing your request. Please try again.",
+    ],
+    [
+      "backend_unauthorized",
+      401,
+      "The provider refused the voice call's credentials (HTTP 401, code token_expired). " +
+        "The provider said: Provided authentication token is expired. Please try signing in again.",
+    ],
+  ] as const)("%s passes the upstream status and the provider's words on as realtime_request_failed", async (fault, status, detail) => {
     // Twice: a 401 is retried once after a forced refresh.
     mock.addFault({ fault, accountId: "acct_demo", times: 2 });
     const reply = await client.post("/realtime", { sdp: offer });
     expect(reply.status).toBe(status);
     const body = reply.json<{ error: string; status: number; detail: string }>();
-    expect(body).toEqual({ error: "realtime_request_failed", status, detail: expect.stringMatching(detail) });
-    expect(body.detail.length).toBeLessThanOrEqual(300);
-    // The upstream's free text is described, never copied.
-    expect(body.detail).not.toMatch(/Please try|An error occurred/);
+    expect(body).toEqual({ error: "realtime_request_failed", status, detail });
+    expect(body.detail.length).toBeLessThanOrEqual(MAX_REALTIME_DETAIL_CHARS);
     expect(failureLogs()).toHaveLength(1);
-    expect(failureLogs()[0]!.message).toContain(`transport=codex status=${status}`);
+    expect(failureLogs()[0]!.message).toMatch(new RegExp(`transport=codex status=${status} upstream=${status} code=\\w+ body="\\{`));
   });
 
   it("an upstream 401 gets one forced refresh and one retry with the new token", async () => {
@@ -348,18 +359,22 @@ describe("POST /realtime: upstream failures", () => {
     expect(reply.json()).toEqual({
       error: "realtime_request_failed",
       status: 502,
-      detail: expect.stringMatching(/^The voice service at http:\/\/127\.0\.0\.1:\d+ did not answer within 400 ms\.$/),
+      detail: "The voice service did not answer within 400 ms.",
     });
     await mock.waitForRequest((r) => r.path === CODEX_CALLS_PATH && r.headers["chatgpt-account-id"] === "acct_hang" && r.aborted);
     expect(failureLogs()).toHaveLength(1);
+    // The address is for the person deploying: in the log line, never in the reply.
+    expect(failureLogs()[0]!.message).toContain(`network_error upstream=${mock.url} (The voice service did not answer within 400 ms.)`);
   });
 
-  it("an unreachable upstream is a 502", async () => {
-    const down = await harness({ upstream: { codexBaseUrl: "http://127.0.0.1:9/backend-api/codex" } });
+  it("an unreachable upstream is a 502 that does not name it", async () => {
+    const closed = await closedPortUrl();
+    const down = await harness({ upstream: { codexBaseUrl: `${closed}/backend-api/codex` } });
     const user = await signedIn(down, "acct_down");
     const reply = await user.post("/realtime", { sdp: offer });
     expect(reply.status).toBe(502);
-    expect(reply.json()).toMatchObject({ error: "realtime_request_failed", status: 502, detail: "The voice service at http://127.0.0.1:9 could not be reached." });
+    expect(reply.json()).toEqual({ error: "realtime_request_failed", status: 502, detail: "The voice service could not be reached." });
+    expect(failureLogs()[0]!.message).toContain(`network_error upstream=${closed} (The voice service could not be reached.)`);
   });
 
   it("a client that goes away cancels the upstream call", async () => {
@@ -408,6 +423,69 @@ describe("POST /realtime: tokens", () => {
     expect(reply.status).toBe(401);
     expect(reply.json()).toMatchObject({ error: "not_authenticated" });
     expect(realtimeCalls().length).toBe(calls);
+  });
+});
+
+describe("POST /realtime: the voice model allow-list (LWC_ALLOWED_REALTIME_MODELS)", () => {
+  it("a session.model off the list is 403 realtime_model_not_allowed with no upstream call; a listed one or none passes", async () => {
+    const listed = await harness({ realtime: { allowedModels: ["gpt-realtime-1.5"] } });
+    const user = await signedIn(listed, "acct_voice_models");
+    const calls = realtimeCalls().length;
+    const refused = await user.post("/realtime", { sdp: offer, session: { model: "gpt-realtime-expensive" } });
+    expect(refused.status).toBe(403);
+    expect(refused.json()).toEqual({ error: "realtime_model_not_allowed", model: "gpt-realtime-expensive" });
+    expect(realtimeCalls().length).toBe(calls);
+    expect((await user.post("/realtime", { sdp: offer, session: { model: "gpt-realtime-1.5" } })).status).toBe(201);
+    expect((await user.post("/realtime", { sdp: offer })).status).toBe(201);
+  });
+
+  it("unset, any model passes (as before)", async () => {
+    const reply = await client.post("/realtime", { sdp: offer, session: { model: "gpt-realtime-anything" } });
+    expect(reply.status).toBe(201);
+  });
+
+  it("is read from LWC_ALLOWED_REALTIME_MODELS (comma list), apart from LWC_ALLOWED_MODELS", async () => {
+    const secret = "realtime-models-test-secret-0123456789abcdef";
+    vi.stubEnv("LWC_SECRET", secret);
+    const { optionsFromEnv } = await import("@/lib/provider-app");
+    vi.unstubAllEnvs();
+    const options = optionsFromEnv({ LWC_SECRET: secret, LWC_ALLOWED_REALTIME_MODELS: " gpt-realtime-1.5 , gpt-live-1 ", LWC_ALLOWED_MODELS: "gpt-5.5" });
+    expect(options.realtime?.allowedModels).toEqual(["gpt-realtime-1.5", "gpt-live-1"]);
+    expect(options.responsesProxy?.allowedModels).toEqual(["gpt-5.5"]);
+    expect(optionsFromEnv({ LWC_SECRET: secret }).realtime?.allowedModels).toBeUndefined();
+  });
+});
+
+describe("POST /realtime: the voice throttle (LWC_REALTIME_RATE_LIMIT_PER_MINUTE)", () => {
+  it("answers 429 rate_limited with retry-after past the limit, as /responses does, and makes no upstream call", async () => {
+    const limited = await harness({ realtime: { rateLimit: { limit: 2, windowMs: 60_000 } } });
+    limited.clock.alignToWindowStart(60_000);
+    const user = await signedIn(limited, "acct_voice_throttle");
+    expect((await user.post("/realtime", { sdp: offer })).status).toBe(201);
+    expect((await user.post("/realtime", { sdp: offer })).status).toBe(201);
+    const calls = realtimeCalls().length;
+    const refused = await user.post("/realtime", { sdp: offer });
+    expect(refused.status).toBe(429);
+    const { retryAfterSeconds } = refused.json<{ retryAfterSeconds: number }>();
+    expect(refused.json()).toEqual({ error: "rate_limited", retryAfterSeconds: expect.any(Number) });
+    expect(retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    expect(retryAfterSeconds).toBeLessThanOrEqual(60);
+    expect(refused.headers.get("retry-after")).toBe(String(retryAfterSeconds));
+    expect(realtimeCalls().length).toBe(calls);
+    // Per login: another user is not affected.
+    const other = await signedIn(limited, "acct_voice_throttle_2");
+    expect((await other.post("/realtime", { sdp: offer })).status).toBe(201);
+  });
+
+  it("is 12 per minute by default, from LWC_REALTIME_RATE_LIMIT_PER_MINUTE", async () => {
+    const secret = "realtime-throttle-test-secret-0123456789abcdef";
+    vi.stubEnv("LWC_SECRET", secret);
+    const { optionsFromEnv } = await import("@/lib/provider-app");
+    vi.unstubAllEnvs();
+    expect(optionsFromEnv({ LWC_SECRET: secret }).realtime?.rateLimit).toEqual({ limit: 12, windowMs: 60_000 });
+    expect(optionsFromEnv({ LWC_SECRET: secret, LWC_REALTIME_RATE_LIMIT_PER_MINUTE: "5" }).realtime?.rateLimit).toEqual({ limit: 5, windowMs: 60_000 });
+    const { resolveRealtimeOptions } = await import("@/lib/server/realtime-options");
+    expect(resolveRealtimeOptions({}).rateLimit).toEqual({ limit: 12, windowMs: 60_000 });
   });
 });
 

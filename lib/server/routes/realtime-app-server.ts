@@ -1,27 +1,40 @@
 /**
  * The agent-voice routes (`/realtime/app-server…`). They exist only when `realtime.appServer` is
- * configured. The bridge (child processes) is Node-only and loaded on first use, so this file and
- * the rest of the handler stay free of Node-specific imports.
+ * configured. The bridge (child processes) is Node-only and loaded with a dynamic import when the
+ * handler is created (which also sweeps folders a killed server left), so this file and the rest
+ * of the handler stay free of Node-specific imports.
  */
 import { isRefreshTokenInvalid } from "@/lib/upstream/errors";
 import type { LiveSessions } from "@/lib/agent-voice/live-sessions";
 import type { LiveSession } from "@/lib/agent-voice/live-session";
+import { isStartRefused, type StartRefusedError } from "@/lib/agent-voice/start-refused";
 import type { AppServerOptions } from "@/lib/agent-voice/types";
 import { cachedAccountModelSlugs, type AccountModelsCache } from "../account-models";
 import { readBodyWithLimit } from "../body-limit";
 import type { ServerContext } from "../context";
 import { errorResponse, jsonResponse, NO_STORE } from "../json";
-import { LOG_PREFIX } from "../logger";
+import { describeErrorForLog, LOG_PREFIX } from "../logger";
+import { realtimeRateLimited } from "../realtime-limit";
 import type { RouteHandler } from "../router";
 import { isAuthenticated, type AuthenticatedRecord, type LoadedSession } from "../session-record";
 import type { SessionManager } from "../session-manager";
 import { NOT_AUTHENTICATED_MESSAGE } from "./models";
 import { parseConfirmBody, parseStartBody } from "./realtime-app-server-body";
 
-export const DEFAULT_APP_SERVER_MAX_REQUEST_BYTES = 64 * 1024;
-
 const notAuthenticated = () => errorResponse(401, "not_authenticated", { message: NOT_AUTHENTICATED_MESSAGE });
 const sessionNotFound = () => errorResponse(404, "realtime_session_not_found");
+
+/** 409 for a start a newer one overtook; `realtime_busy` (429 account, 503 server) with retry-after. */
+function refusedResponse(refused: StartRefusedError): Response {
+  if (refused.refusal === "superseded") return errorResponse(409, "realtime_start_superseded", { message: refused.message });
+  const retryAfterSeconds = refused.retryAfterSeconds ?? 30;
+  return errorResponse(
+    refused.refusal === "account_busy" ? 429 : 503,
+    "realtime_busy",
+    { message: refused.message, retryAfterSeconds },
+    { "retry-after": String(retryAfterSeconds) },
+  );
+}
 
 export function createAppServerRoutes(
   ctx: ServerContext,
@@ -30,16 +43,16 @@ export function createAppServerRoutes(
   appServer: AppServerOptions,
 ) {
   const { options } = ctx;
-  const maxRequestBytes = appServer.maxRequestBytes ?? DEFAULT_APP_SERVER_MAX_REQUEST_BYTES;
-  let liveSessions: Promise<LiveSessions> | undefined;
-
-  /** The bridge, imported and built on first use (Node only). */
-  function bridge(): Promise<LiveSessions> {
-    liveSessions ??= import("@/lib/agent-voice/live-sessions").then(({ createLiveSessions }) =>
-      createLiveSessions(appServer, { store: options.store, logger: options.logger, now: options.now }),
-    );
-    return liveSessions;
-  }
+  // One body limit for every realtime route (LWC_REALTIME_MAX_REQUEST_BYTES).
+  const { maxRequestBytes } = options.realtime;
+  const liveSessions: Promise<LiveSessions> = import("@/lib/agent-voice/live-sessions").then(({ createLiveSessions }) =>
+    createLiveSessions(appServer, { store: options.store, logger: options.logger, now: options.now }),
+  );
+  // Not awaited by anyone until the first request: a failure to load is reported there, and logged now.
+  liveSessions.catch((error: unknown) =>
+    options.logger.error(`${LOG_PREFIX} agent voice could not be loaded: ${describeErrorForLog(error)}`),
+  );
+  const bridge = () => liveSessions;
 
   async function readJson(request: Request): Promise<{ ok: true; value: unknown } | { ok: false; response: Response }> {
     const body = await readBodyWithLimit(request, maxRequestBytes);
@@ -67,7 +80,7 @@ export function createAppServerRoutes(
   ): Promise<{ response: Response } | { session: LoadedSession<AuthenticatedRecord>; live: LiveSession }> {
     const session = await manager.read(request);
     if (!isAuthenticated(session)) return { response: notAuthenticated() };
-    const live = liveSessions && id ? (await liveSessions).get(id, session.record.loginId) : null;
+    const live = id ? (await liveSessions).get(id, session.record.loginId) : null;
     if (!live) return { response: sessionNotFound() };
     return { session, live };
   }
@@ -86,6 +99,8 @@ export function createAppServerRoutes(
       if (model !== undefined && !(await isModelAllowed(session, model))) {
         return errorResponse(403, "realtime_model_not_allowed", { model });
       }
+      const limited = await realtimeRateLimited(ctx, session.record.loginId);
+      if (limited) return limited;
       record = await manager.freshTokens(session);
     } catch (error) {
       if (isRefreshTokenInvalid(error)) return notAuthenticated();
@@ -119,6 +134,7 @@ export function createAppServerRoutes(
       }
       return jsonResponse({ sessionId: live.id, sdp: live.answerSdp }, { status: 201 });
     } catch (error) {
+      if (isStartRefused(error)) return refusedResponse(error);
       const message = error instanceof Error ? error.message : "unknown error";
       options.logger.warn(`${LOG_PREFIX} realtime app-server start failed: ${message.slice(0, 200)}`);
       return errorResponse(502, "realtime_app_server_start_failed", { message });
@@ -140,13 +156,13 @@ export function createAppServerRoutes(
     const stream = new ReadableStream<Uint8Array>({
       start(controller) {
         const send = (event: object) => controller.enqueue(encoder.encode(`${JSON.stringify(event)}\n`));
-        const unsubscribe = live.events.subscribe(Number(afterText), send);
+        let done = false;
+        let unsubscribe = () => undefined as unknown;
+        let stopOnEnd = () => undefined as unknown;
         const keepalive = setInterval(
           () => send({ seq: live.events.lastSeq(), type: "keepalive", at: options.now() }),
           keepaliveMs,
         );
-        let done = false;
-        let stopOnEnd = () => undefined as unknown;
         cleanup = () => {
           if (done) return;
           done = true;
@@ -155,11 +171,15 @@ export function createAppServerRoutes(
           stopOnEnd();
           request.signal.removeEventListener("abort", cleanup);
         };
-        // A session that already ended: the kept events above, then the end of the stream.
-        stopOnEnd = live.events.onEnd(() => {
+        /** Ends the stream from our side: the session ended, or a newer stream pushed this one out. */
+        const end = () => {
+          if (done) return;
           cleanup();
           controller.close();
-        });
+        };
+        // The kept events first; a session that already ended then ends the stream at once.
+        unsubscribe = live.events.subscribe(Number(afterText), send, end);
+        stopOnEnd = live.events.onEnd(end);
         request.signal.addEventListener("abort", cleanup);
       },
       cancel() {
@@ -217,9 +237,13 @@ export function createAppServerRoutes(
       { pattern: "/realtime/app-server/:id/events", methods: { GET: events } },
       { pattern: "/realtime/app-server/:id/confirm", methods: { POST: confirm } },
     ],
-    /** Logout: ends the login's live session (no-op when the bridge was never used). */
-    async closeForLogin(loginId: string): Promise<void> {
-      if (liveSessions) await (await liveSessions).closeForLogin(loginId, "logged_out");
+    /** Logout or an expired login: ends the login's live session (`reason` goes into `session.closed`). */
+    async closeForLogin(loginId: string, reason: "logged_out" | "login_expired"): Promise<void> {
+      await (await liveSessions).closeForLogin(loginId, reason);
+    },
+    /** Shutdown: every live session and codex process. */
+    async close(): Promise<void> {
+      await (await liveSessions).close();
     },
   };
 }

@@ -5,6 +5,7 @@ import type { ServerContext } from "../context";
 import { errorResponse, NO_STORE } from "../json";
 import { describeErrorForLog, LOG_PREFIX } from "../logger";
 import { readRealtimeBody } from "../realtime-body";
+import { realtimeRateLimited } from "../realtime-limit";
 import { describeRealtimeFailure, upstreamErrorCode, realtimeFailure } from "../realtime-failure";
 import type { RouteHandler } from "../router";
 import { isAuthenticated, type AuthenticatedRecord, type LoadedSession } from "../session-record";
@@ -25,7 +26,8 @@ function isAbort(error: unknown): boolean {
 /**
  * POST /realtime: exchange the browser's WebRTC offer for the provider's answer SDP.
  * Checks, in order (Origin is checked by the handler before this): session (401), body size (413),
- * shape (400), transport and voice mode policy (403), the web transports' credential; then fresh
+ * shape (400), transport, voice mode and voice model policy (403), the voice throttle shared with
+ * agent-voice starts (429), the web transports' credential; then fresh
  * tokens (refresh if near expiry, single-flight) and the upstream call. An upstream 401 to the
  * login's own token gets one forced refresh and one retry.
  */
@@ -141,6 +143,12 @@ export function createRealtimeRoute(ctx: ServerContext, manager: SessionManager)
     if (voiceMode !== undefined && !realtime.voiceModes.has(voiceMode)) {
       return errorResponse(403, "realtime_mode_not_allowed", { voiceMode });
     }
+    const { model } = body.call;
+    if (model !== undefined && realtime.allowedModels && !realtime.allowedModels.has(model)) {
+      return errorResponse(403, "realtime_model_not_allowed", { model });
+    }
+    const limited = await realtimeRateLimited(ctx, session.record.loginId);
+    if (limited) return limited;
 
     const supplied = transport === "codex" ? null : await webAuth(request, transport, session);
     if (supplied instanceof Response) return supplied;

@@ -1,0 +1,64 @@
+/**
+ * What runs when the server is asked to stop (SIGTERM, SIGINT): every registered close, such as the
+ * handler's (which ends agent voice's codex processes and removes their folders). Node only.
+ *
+ * The list lives on globalThis because Next.js loads instrumentation.ts (which installs the signal
+ * hooks) and the routes (which register the handler) as separate module instances of one process.
+ * Next.js itself also handles both signals: it stops accepting connections, waits for open requests
+ * and exits. Closing agent voice ends its event streams, so that wait ends too; if Next.js exits
+ * first, the exit hook of codex-processes.ts kills what is left and removes the folders.
+ */
+import { LOG_PREFIX } from "./logger";
+
+type Close = () => Promise<void>;
+const REGISTRY = Symbol.for("login-with-chatgpt.shutdown");
+const SIGNALS = ["SIGTERM", "SIGINT"] as const;
+
+interface Registry {
+  closes: Set<Close>;
+  installed: boolean;
+}
+
+function registry(): Registry {
+  const global = globalThis as { [REGISTRY]?: Registry };
+  global[REGISTRY] ??= { closes: new Set(), installed: false };
+  return global[REGISTRY];
+}
+
+/** Registers a close to run on SIGTERM/SIGINT (once the hooks are installed). */
+export function closeOnShutdown(close: Close): void {
+  registry().closes.add(close);
+}
+
+/** Runs every registered close (each once, all at the same time). */
+export async function runShutdown(): Promise<void> {
+  const closes = [...registry().closes];
+  registry().closes.clear();
+  const results = await Promise.allSettled(closes.map((close) => close()));
+  for (const result of results) {
+    if (result.status === "rejected") console.error(`${LOG_PREFIX} a close on shutdown failed: ${nameOf(result.reason)}`);
+  }
+}
+
+/**
+ * Installs the SIGTERM/SIGINT hooks (once per process). When nothing else handles the signal (no
+ * Next.js, or NEXT_MANUAL_SIG_HANDLE), the process exits after the closes, as the signal would
+ * have made it.
+ */
+export function installShutdownHooks(): void {
+  const state = registry();
+  if (state.installed) return;
+  state.installed = true;
+  for (const signal of SIGNALS) {
+    process.once(signal, () => {
+      const alone = process.listenerCount(signal) === 0;
+      void runShutdown().finally(() => {
+        if (alone) process.exit(signal === "SIGTERM" ? 143 : 130);
+      });
+    });
+  }
+}
+
+function nameOf(error: unknown): string {
+  return error instanceof Error ? error.name : typeof error;
+}
