@@ -9,18 +9,25 @@ import { DeviceCodePanel } from "./device-code-panel";
 import { LoginEndState } from "./login-end-state";
 import { ModelAccessOff, SignInScreen } from "./sign-in-screen";
 
-// The chat (AI SDK, markdown, highlighting) is downloaded only once someone is signed in, so the
-// sign-in screen stays small (`npm run bench` measures it).
-const ChatWorkspace = dynamic(
-  async () => {
+// The chat (AI SDK, markdown, highlighting: about 1.6 MB of script) is not part of the sign-in
+// screen, which stays small (`npm run bench` measures it). It is fetched and evaluated while a code
+// is pending, so approving the code does not also wait for the chat's code to download and run.
+let chatWorkspaceModule: Promise<typeof import("./chat-workspace").ChatWorkspace> | undefined;
+function loadChatWorkspace() {
+  chatWorkspaceModule ??= (async () => {
     await import("@/lib/client/zod-without-eval"); // before the AI SDK builds its zod schemas
     return (await import("./chat-workspace")).ChatWorkspace;
-  },
-  {
-    ssr: false,
-    loading: () => <LoadingStatus />,
-  },
-);
+  })().catch((error: unknown) => {
+    chatWorkspaceModule = undefined; // a failed download is tried again by the next load
+    throw error;
+  });
+  return chatWorkspaceModule;
+}
+
+const ChatWorkspace = dynamic(loadChatWorkspace, {
+  ssr: false,
+  loading: () => <LoadingStatus />,
+});
 
 function LoadingStatus() {
   return (
@@ -108,6 +115,10 @@ export function ProviderApp({ modelAccess = true }: { modelAccess?: boolean }) {
                   : "sign-in";
 
   const { headingRef, userAction } = useFocusHeadingOnScreenChange(screen);
+
+  useEffect(() => {
+    if (screen === "pending") loadChatWorkspace().catch(() => undefined); // the chat's own load reports a failure
+  }, [screen]);
   const signIn = userAction(session.signIn);
   const signOut = userAction(session.signOut);
 

@@ -20,7 +20,7 @@ test.describe("sign-in end states", () => {
     await expect(signInPage.expired).toBeHidden();
 
     await mock.approve(freshCode, account);
-    await expect(chatPage.signedInEmail).toHaveText(account.email);
+    await chatPage.expectSignedInAs(account.email);
   });
 
   test("a denied approval says so, and a new code recovers", async ({ signInPage, chatPage, mock, account }) => {
@@ -38,6 +38,6 @@ test.describe("sign-in end states", () => {
     await expect(signInPage.denied).toBeHidden();
 
     await mock.approve(freshCode, account);
-    await expect(chatPage.signedInEmail).toHaveText(account.email);
+    await chatPage.expectSignedInAs(account.email);
   });
 });

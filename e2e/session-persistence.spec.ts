@@ -3,7 +3,7 @@ import { expect, test } from "./fixtures";
 test.describe("the session survives reloads", () => {
   test("a reload while signed in stays signed in", async ({ page, signedInChat: chat, account }) => {
     await page.reload();
-    await expect(chat.signedInEmail).toHaveText(account.email);
+    await chat.expectSignedInAs(account.email);
     await expect(page.getByTestId("sign-in-button")).toBeHidden();
   });
 
@@ -32,6 +32,6 @@ test.describe("the session survives reloads", () => {
     await expect(signInPage.signInButton).toBeHidden();
 
     await mock.approve(userCode, account);
-    await expect(chatPage.signedInEmail).toHaveText(account.email);
+    await chatPage.expectSignedInAs(account.email);
   });
 });

@@ -26,7 +26,7 @@ test.describe("sign in the way a person does", () => {
     await approvalPage.approve(userCode, account.email);
 
     // The first tab notices by itself (it polls the session); nobody touches it.
-    await expect(chatPage.signedInEmail).toHaveText(account.email);
+    await chatPage.expectSignedInAs(account.email);
     await expect(signInPage.userCode).toBeHidden();
     await expect(chatPage.signOutButton).toBeVisible();
     await expect(chatPage.modelPicker).toBeVisible();

@@ -5,6 +5,13 @@ export interface MessageSnapshot {
   text: string;
 }
 
+/**
+ * How long an approved sign-in may take to show the chat: the page's next poll (one interval), the
+ * code exchange and the chat's first render. The suite's 10 s default is too tight for that chain
+ * on a busy 2-core machine (CI measured 10-14 s with other jobs running).
+ */
+export const SIGN_IN_TIMEOUT_MS = 30_000;
+
 /** The signed-in screen: account header, model controls, conversation, composer. */
 export class ChatPage {
   readonly signedInEmail: Locator;
@@ -71,7 +78,7 @@ export class ChatPage {
 
   /** Signed in as `email`, with the model list loaded so a message can be sent. */
   async expectSignedInAs(email: string): Promise<void> {
-    await expect(this.signedInEmail).toHaveText(email);
+    await expect(this.signedInEmail).toHaveText(email, { timeout: SIGN_IN_TIMEOUT_MS });
     // The picker stays disabled until the account's model list has arrived.
     await expect(this.modelPicker).toBeEnabled();
   }
