@@ -2,6 +2,8 @@ import { isProviderAuthError } from "@/lib/upstream/errors";
 import { fetchModels } from "@/lib/upstream/models";
 import type { ModelInfo } from "@/lib/upstream/types";
 import type { ServerContext } from "./context";
+import { LOG_PREFIX } from "./logger";
+import { describeProviderErrorForLog } from "./upstream-log";
 import type { AuthenticatedRecord, LoadedSession } from "./session-record";
 import type { SessionManager } from "./session-manager";
 
@@ -32,18 +34,27 @@ export async function fetchAccountModels(
   session: LoadedSession<AuthenticatedRecord>,
   refreshed?: AuthenticatedRecord,
 ): Promise<ModelInfo[]> {
-  const list = (record: AuthenticatedRecord) =>
-    fetchModels(ctx.options.upstream, {
-      accessToken: record.tokens.accessToken,
-      accountId: record.account.accountId,
-    });
+  /** One upstream call; a failure is logged here, once per call (cached replies are not logged again). */
+  const list = async (record: AuthenticatedRecord, retryOn401: boolean) => {
+    try {
+      return await fetchModels(ctx.options.upstream, {
+        accessToken: record.tokens.accessToken,
+        accountId: record.account.accountId,
+      });
+    } catch (error) {
+      if (isProviderAuthError(error) && !(retryOn401 && isUnauthorized(error))) {
+        ctx.options.logger.error(`${LOG_PREFIX} upstream /models failed: ${describeProviderErrorForLog(error)}`);
+      }
+      throw error;
+    }
+  };
 
   const record = refreshed ?? (await manager.freshTokens(session));
   try {
-    return await list(record);
+    return await list(record, true);
   } catch (error) {
     if (!isUnauthorized(error)) throw error;
-    return list(await manager.forceRefresh({ id: session.id, record }));
+    return list(await manager.forceRefresh({ id: session.id, record }), false);
   }
 }
 

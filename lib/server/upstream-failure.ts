@@ -1,6 +1,7 @@
 import { describeUpstreamFailure, isCloudflareChallenge, pickUsageHeaders } from "@/lib/upstream/backend";
 import { jsonResponse } from "./json";
 import { identifierOrUndefined, LOG_PREFIX, type Logger } from "./logger";
+import { bodyForLog } from "./upstream-log";
 
 
 interface UsageLimit {
@@ -29,12 +30,14 @@ export function parseUsageLimit(bodyText: string): UsageLimit | undefined {
 }
 
 /**
- * What a log line may say about a failed upstream reply: the status and the error body's `code` and
- * `type` when they are short identifiers. Never the body's text, which can quote the user's input.
+ * What a log line says about a failed upstream reply: the status, the error body's `code` and `type`
+ * when they are short identifiers, and a bounded snippet of the body without tokens and with runs of
+ * `inputs` (the request's own texts: an error can quote the prompt back) replaced by `[input]`. The
+ * edge's challenge page is named (`type=cloudflare_challenge`) instead: its HTML says nothing more.
  */
-export function describeUpstreamFailureForLog(status: number, bodyText: string): string {
+export function describeUpstreamFailureForLog(status: number, bodyText: string, inputs: readonly string[] = []): string {
+  if (isCloudflareChallenge(status, bodyText)) return `status=${status} type=cloudflare_challenge`;
   const parts = [`status=${status}`];
-  if (isCloudflareChallenge(status, bodyText)) parts.push("type=cloudflare_challenge");
   let error: Record<string, unknown> | undefined;
   try {
     const root = JSON.parse(bodyText) as { error?: unknown } | null;
@@ -46,16 +49,17 @@ export function describeUpstreamFailureForLog(status: number, bodyText: string):
   const type = identifierOrUndefined(error?.type);
   if (code) parts.push(`code=${code}`);
   if (type) parts.push(`type=${type}`);
-  return parts.join(" ");
+  return parts.join(" ") + bodyForLog(bodyText, inputs);
 }
 
 /**
  * A failed upstream /responses reply (non-2xx; a 3xx redirect is never followed): one log line
- * (fixed prefix, status, code and type) and the contract's `{error: "responses_request_failed",
- * status, detail}` with the upstream status (502 for a redirect).
+ * (fixed prefix, status, code, type and body snippet) and the contract's `{error:
+ * "responses_request_failed", status, detail}` with the upstream status (502 for a redirect).
+ * `inputs` are the request's own texts, replaced by `[input]` in both.
  */
-export function upstreamFailureResponse(logger: Logger, upstream: Response, bodyText: string): Response {
-  logger.error(`${LOG_PREFIX} upstream /responses failed: ${describeUpstreamFailureForLog(upstream.status, bodyText)}`);
+export function upstreamFailureResponse(logger: Logger, upstream: Response, bodyText: string, inputs: readonly string[]): Response {
+  logger.error(`${LOG_PREFIX} upstream /responses failed: ${describeUpstreamFailureForLog(upstream.status, bodyText, inputs)}`);
   if (upstream.status < 400) {
     const detail = `Upstream answered with a redirect (HTTP ${upstream.status}), which is not followed.`;
     return jsonResponse({ error: "responses_request_failed", status: 502, detail }, { status: 502 });
@@ -64,7 +68,7 @@ export function upstreamFailureResponse(logger: Logger, upstream: Response, body
   const body: Record<string, unknown> = {
     error: "responses_request_failed",
     status,
-    detail: describeUpstreamFailure(status, bodyText),
+    detail: describeUpstreamFailure(status, bodyText, inputs),
   };
   if (status === 429) {
     const usageLimit = parseUsageLimit(bodyText);

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveUpstreamConfig } from "./config";
-import { isProviderAuthError } from "./errors";
+import { isProviderAuthError, type ProviderAuthError } from "./errors";
 import { fetchUpstreamStream, fetchUpstreamText } from "./http";
 
 /** A real server that answers /ok and holds every other request open until the server closes. */
@@ -65,13 +65,17 @@ describe("fetchUpstreamText", () => {
     const config = resolveUpstreamConfig({ requestTimeoutMs: 200 });
     const error = await capture(fetchUpstreamText(config, `${baseUrl}/hang`, {}, "Probe"));
     expect(isProviderAuthError(error) && error.code).toBe("network_error");
-    expect((error as Error).message).toMatch(/no reply within 200 ms/);
+    expect((error as Error).message).toBe("Probe failed: the provider did not answer within 200 ms.");
+    expect((error as ProviderAuthError).upstreamOrigin).toBe(new URL(baseUrl).origin);
   });
 
   it("maps a refused connection to network_error", async () => {
-    const error = await capture(fetchUpstreamText(resolveUpstreamConfig(), await closedPortUrl(), {}, "Probe"));
+    const url = await closedPortUrl();
+    const error = await capture(fetchUpstreamText(resolveUpstreamConfig(), url, {}, "Probe"));
     expect(isProviderAuthError(error) && error.code).toBe("network_error");
-    expect((error as Error).message).toMatch(/could not reach http:\/\/127\.0\.0\.1:/);
+    // Routes pass the message on to the browser: it never names the upstream; the log line does.
+    expect((error as Error).message).toBe("Probe failed: the provider could not be reached.");
+    expect((error as ProviderAuthError).upstreamOrigin).toBe(new URL(url).origin);
   });
 
   it("rethrows the caller's abort as is", async () => {

@@ -18,10 +18,13 @@ function abortedByCaller(signal: AbortSignal | undefined): boolean {
   return signal?.aborted === true;
 }
 
+/** A fixed sentence (routes pass it on to the browser); the address is kept for the log line only. */
 function networkError(what: string, url: string, cause: unknown, timeoutMs?: number): ProviderAuthError {
-  const origin = new URL(url).origin;
-  const reason = timeoutMs === undefined ? "could not reach" : `got no reply within ${timeoutMs} ms from`;
-  return new ProviderAuthError("network_error", `${what} failed: ${reason} ${origin}`, { cause });
+  const reason = timeoutMs === undefined ? "could not be reached" : `did not answer within ${timeoutMs} ms`;
+  return new ProviderAuthError("network_error", `${what} failed: the provider ${reason}.`, {
+    cause,
+    upstreamOrigin: new URL(url).origin,
+  });
 }
 
 /**

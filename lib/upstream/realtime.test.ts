@@ -36,11 +36,25 @@ describe("realtime session JSON", () => {
 });
 
 describe("realtime failure detail", () => {
-  it("keeps a plain error code but never the upstream's free text", () => {
+  it("carries the provider's words after our sentence, without the token they quote", () => {
     const body = JSON.stringify({ error: { message: "token eyJhbGciOi.secret is bad", code: "token_expired" } });
     const detail = describeRealtimeFailure(401, body);
-    expect(detail).toBe("The provider refused the voice call's credentials (HTTP 401, code token_expired).");
+    expect(detail).toBe("The provider refused the voice call's credentials (HTTP 401, code token_expired). The provider said: token [redacted] is bad");
     expect(detail).not.toContain("eyJ");
+  });
+
+  it("takes a plain-text body as the provider's words, the request's own texts replaced", () => {
+    const detail = describeRealtimeFailure(400, "session.voice_mode is no longer accepted for 'Talk like a pirate today'", [
+      "Talk like a pirate today",
+    ]);
+    expect(detail).toBe("The provider rejected the voice call (HTTP 400). The provider said: session.voice_mode is no longer accepted for '[input]'");
+  });
+
+  it("reads the text of an HTML error page, not its markup", () => {
+    const page = "<html><head><style>b{}</style></head><body><h1>502 Bad Gateway</h1><script>x()</script></body></html>";
+    expect(describeRealtimeFailure(502, page)).toBe(
+      "The provider's voice service failed (HTTP 502). Try again shortly. The provider said: 502 Bad Gateway",
+    );
   });
 
   it("drops a code that is not a plain identifier, and stays bounded", () => {

@@ -46,8 +46,8 @@ export type RealtimeCallResult =
   | { kind: "answer"; sdp: string }
   /** Upstream answered non-2xx; `bodyText` is bounded and must not be passed on as is. */
   | { kind: "failed"; status: number; bodyText: string }
-  /** Upstream answered 2xx with something that is not an SDP. */
-  | { kind: "not_sdp"; status: number; contentType: string };
+  /** Upstream answered 2xx with something that is not an SDP (`bodyText` bounded, for a log snippet). */
+  | { kind: "not_sdp"; status: number; contentType: string; bodyText: string };
 
 export function looksLikeSdp(text: string): boolean {
   return /^\s*v=0/.test(text);
@@ -143,7 +143,8 @@ export interface RealtimeCallOptions {
 
 /**
  * Sends the offer and reads the answer, under `config.requestTimeoutMs`. A network failure or a
- * timeout throws `ProviderAuthError("network_error")` (its message names the origin only).
+ * timeout throws `ProviderAuthError("network_error")` (a fixed message; the origin is in its
+ * `upstreamOrigin`, for the log line).
  */
 export async function postRealtimeCall(
   config: UpstreamConfig,
@@ -162,11 +163,13 @@ export async function postRealtimeCall(
     const response = await config.fetch(url, { ...init, signal });
     const text = await readBoundedText(response, MAX_ANSWER_BYTES);
     if (!response.ok) return { kind: "failed", status: response.status, bodyText: text };
-    if (!looksLikeSdp(text)) return { kind: "not_sdp", status: response.status, contentType: response.headers.get("content-type") ?? "" };
+    if (!looksLikeSdp(text)) {
+      return { kind: "not_sdp", status: response.status, contentType: response.headers.get("content-type") ?? "", bodyText: text };
+    }
     return { kind: "answer", sdp: text };
   } catch (error) {
     if (options.signal?.aborted) throw error;
     const what = timeout.aborted ? `did not answer within ${config.requestTimeoutMs} ms` : "could not be reached";
-    throw new ProviderAuthError("network_error", `The voice service at ${origin} ${what}.`, { cause: error });
+    throw new ProviderAuthError("network_error", `The voice service ${what}.`, { cause: error, upstreamOrigin: origin });
   }
 }

@@ -17,7 +17,7 @@ import {
   type TestClient,
 } from "./harness";
 
-type Mode = "quote-json" | "quote-text" | "html" | "redirect" | "stream";
+type Mode = "quote-json" | "quote-text" | "quote-credentials" | "html" | "redirect" | "stream";
 
 const evidence = createEvidence();
 let mock: MockUpstream;
@@ -53,6 +53,9 @@ beforeAll(async () => {
     } else if (mode === "quote-json") {
       const quoted = JSON.stringify({ error: { message: `Invalid input: ${body}`, type: "invalid_request_error", code: "invalid_value" } });
       res.writeHead(400, { "content-type": "application/json" }).end(quoted);
+    } else if (mode === "quote-credentials") {
+      const echoed = `Request refused: authorization ${req.headers.authorization}, account ${req.headers["chatgpt-account-id"]}.`;
+      res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ error: { message: echoed, code: "bad_request" } }));
     } else if (mode === "quote-text") {
       res.writeHead(500, { "content-type": "text/plain" }).end(`internal failure while handling ${body}`);
     } else {
@@ -79,18 +82,33 @@ beforeEach(() => {
   elsewhereRequests.length = 0;
 });
 
-describe("upstream text never reaches the log", () => {
-  it.each(["quote-json", "quote-text"] as const)("%s: the error is answered, the log line has status, code and type only", async (which) => {
+describe("upstream text that quotes the prompt or a credential never brings it into the log", () => {
+  it.each(["quote-json", "quote-text"] as const)("%s: the error is answered, the log line has status, code, type and a snippet without the prompt", async (which) => {
     mode = which;
     const logsBefore = evidence.logs.length;
     const reply = await user.post("/responses", responsesBody());
     expect(reply.status).toBe(which === "quote-json" ? 400 : 500);
     expect(reply.json()).toMatchObject({ error: "responses_request_failed" });
+    expect(reply.text).not.toContain(PROMPT_MARKER);
     const lines = evidence.logs.slice(logsBefore);
     expect(lines).toHaveLength(1);
     expect(lines[0]!.message).not.toContain(PROMPT_MARKER);
-    if (which === "quote-json") expect(lines[0]!.message).toMatch(/status=400 code=invalid_value type=invalid_request_error request_id=[0-9a-f-]{36}$/);
-    else expect(lines[0]!.message).toMatch(/status=500 request_id=[0-9a-f-]{36}$/);
+    if (which === "quote-json") {
+      expect(lines[0]!.message).toMatch(/status=400 code=invalid_value type=invalid_request_error body="\{.*Invalid input: .*\[input\].*" request_id=[0-9a-f-]{36}$/);
+    } else {
+      expect(lines[0]!.message).toMatch(/status=500 body="internal failure while handling .*\[input\].*" request_id=[0-9a-f-]{36}$/);
+    }
+  });
+
+  it("quote-credentials: the bearer token the error echoes is removed from the log line and the reply", async () => {
+    mode = "quote-credentials";
+    const logsBefore = evidence.logs.length;
+    const reply = await user.post("/responses", responsesBody());
+    expect(reply.status).toBe(400);
+    const lines = evidence.logs.slice(logsBefore);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]!.message).toContain("Request refused: authorization Bearer [redacted], account acct_demo.");
+    expect(reply.json<{ detail: string }>().detail).toBe("Upstream answered 400: Request refused: authorization Bearer [redacted], account acct_demo.");
   });
 });
 

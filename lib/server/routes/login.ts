@@ -2,11 +2,13 @@ import { isProviderAuthError } from "@/lib/upstream/errors";
 import type { StateOutcome } from "../device-login";
 import { loginLimitKeys } from "../client-address";
 import { jsonResponse } from "../json";
+import { LOG_PREFIX } from "../logger";
 import { LOGIN_NONCE_HEADER } from "../login-nonce";
 import { toPublicState } from "../public-state";
 import type { RouteHandler } from "../router";
 import type { SessionManager } from "../session-manager";
 import type { ServerContext } from "../context";
+import { describeProviderErrorForLog } from "../upstream-log";
 
 function stateResponse(outcome: StateOutcome): Response {
   const headers = new Headers();
@@ -36,7 +38,9 @@ export function createLoginRoutes(ctx: ServerContext, manager: SessionManager) {
       return stateResponse(outcome);
     } catch (error) {
       // device_code_disabled, device_code_request_failed or network_error: upstream trouble, not ours.
+      // The message never names the upstream address; the log line does.
       if (!isProviderAuthError(error)) throw error;
+      ctx.options.logger.error(`${LOG_PREFIX} upstream /login failed: ${describeProviderErrorForLog(error)}`);
       return jsonResponse({ status: "error", error: error.code, message: error.message }, { status: 502 });
     }
   };

@@ -6,7 +6,8 @@ import { errorResponse, NO_STORE } from "../json";
 import { describeErrorForLog, LOG_PREFIX } from "../logger";
 import { readRealtimeBody } from "../realtime-body";
 import { realtimeRateLimited } from "../realtime-limit";
-import { describeRealtimeFailure, upstreamErrorCode, realtimeFailure } from "../realtime-failure";
+import { realtimeInputTexts } from "../input-texts";
+import { networkRealtimeFailure, notSdpRealtimeFailure, upstreamRealtimeFailure } from "../realtime-failure";
 import type { RouteHandler } from "../router";
 import { isAuthenticated, type AuthenticatedRecord, type LoadedSession } from "../session-record";
 import type { SessionManager } from "../session-manager";
@@ -105,30 +106,13 @@ export function createRealtimeRoute(ctx: ServerContext, manager: SessionManager)
       // 499: the client went away; nobody reads this reply.
       if (isAbort(error) && request.signal.aborted) return new Response(null, { status: 499 });
       if (!isProviderAuthError(error)) throw error;
-      return realtimeFailure(options.logger, transport, 502, error.message, error.message);
+      return networkRealtimeFailure(options.logger, transport, error);
     }
     if (result.kind === "answer") {
       return new Response(result.sdp, { status: 201, headers: { "content-type": "application/sdp", "cache-control": NO_STORE } });
     }
-    if (result.kind === "not_sdp") {
-      const contentType = /^[\w.+/-]{1,100}/.exec(result.contentType)?.[0] ?? "none";
-      return realtimeFailure(
-        options.logger,
-        transport,
-        502,
-        `The voice service answered HTTP ${result.status} without an SDP answer (content-type ${contentType}).`,
-        `upstream=${result.status} answer is not an SDP (content-type=${contentType})`,
-      );
-    }
-    const status = result.status >= 400 && result.status <= 599 ? result.status : 502;
-    const code = upstreamErrorCode(result.bodyText);
-    return realtimeFailure(
-      options.logger,
-      transport,
-      status,
-      describeRealtimeFailure(result.status, result.bodyText),
-      `upstream=${result.status}${code ? ` code=${code}` : ""}`,
-    );
+    if (result.kind === "not_sdp") return notSdpRealtimeFailure(options.logger, transport, result, realtimeInputTexts(offer));
+    return upstreamRealtimeFailure(options.logger, transport, result, realtimeInputTexts(offer));
   }
 
   return async (request) => {

@@ -10,12 +10,15 @@ import {
 import { cachedAccountModelSlugs, type AccountModelsCache } from "../account-models";
 import type { ServerContext } from "../context";
 import { errorResponse, NO_STORE } from "../json";
+import { responsesInputTexts } from "../input-texts";
+import { LOG_PREFIX } from "../logger";
 import { readResponsesBody } from "../responses-body";
 import { readProxyHeaders, SERVICE_TIER_FALLBACK_HEADER } from "../responses-headers";
 import type { RouteHandler } from "../router";
 import { isAuthenticated, type AuthenticatedRecord, type LoadedSession } from "../session-record";
 import type { SessionManager } from "../session-manager";
 import { isEventStream, unexpectedContentTypeResponse, upstreamFailureResponse } from "../upstream-failure";
+import { describeProviderErrorForLog } from "../upstream-log";
 import { guardUpstreamStream } from "../upstream-stream";
 import { NOT_AUTHENTICATED_MESSAGE } from "./models";
 
@@ -111,11 +114,16 @@ export function createResponsesRoute(
       let fellBack = false;
       if (upstream.status === 400 && "service_tier" in normalized) {
         const text = await readBoundedText(upstream);
-        if (!isServiceTierRejection(upstream.status, text)) return upstreamFailureResponse(options.logger, upstream, text);
+        if (!isServiceTierRejection(upstream.status, text)) {
+          return upstreamFailureResponse(options.logger, upstream, text, responsesInputTexts(body.body));
+        }
         upstream = await post(record, withoutServiceTier(normalized));
         fellBack = true;
       }
-      if (!upstream.ok) return upstreamFailureResponse(options.logger, upstream, await readBoundedText(upstream));
+      if (!upstream.ok) {
+        const text = await readBoundedText(upstream);
+        return upstreamFailureResponse(options.logger, upstream, text, responsesInputTexts(body.body));
+      }
       if (!isEventStream(upstream.headers.get("content-type"))) {
         await upstream.body?.cancel().catch(() => undefined);
         return unexpectedContentTypeResponse(options.logger, upstream);
@@ -132,6 +140,8 @@ export function createResponsesRoute(
       // 499: the client went away; nobody reads this reply.
       if (isAbort(error)) return new Response(null, { status: 499 });
       if (!isProviderAuthError(error)) throw error;
+      // The message is a fixed sentence; the upstream address goes to the log line only.
+      options.logger.error(`${LOG_PREFIX} upstream /responses failed: ${describeProviderErrorForLog(error)}`);
       return errorResponse(502, "responses_request_failed", { status: 502, detail: error.message });
     }
   };
