@@ -5,6 +5,7 @@ import { createStoreFromEnv, STORE_ENV_VARIABLES } from "@/lib/stores";
 import { createProviderHandler, type ProviderHandler } from "@/lib/server/handler";
 import { connectionPeerAddress } from "@/lib/server/connection-peer";
 import type { ProviderHandlerOptions } from "@/lib/server/options";
+import { closeOnShutdown } from "@/lib/server/shutdown";
 import { referenceConfirmTool, referenceTools } from "@/lib/agent-voice/tools";
 import { REALTIME_TRANSPORTS, VOICE_MODES } from "@/lib/upstream/realtime";
 
@@ -45,6 +46,8 @@ const envSchema = z.object({
   LWC_CODEX_COMMAND: optionalText,
   LWC_REALTIME_APP_SERVER_IDLE_SECONDS: positiveInt(600),
   LWC_REALTIME_APP_SERVER_MAX_SECONDS: positiveInt(3600),
+  LWC_REALTIME_APP_SERVER_MAX_SESSIONS_PER_ACCOUNT: positiveInt(2),
+  LWC_REALTIME_APP_SERVER_MAX_SESSIONS: positiveInt(8),
   LWC_REALTIME: z
     .string()
     .optional()
@@ -53,6 +56,8 @@ const envSchema = z.object({
   LWC_REALTIME_TRANSPORTS: commaList.pipe(z.array(z.enum(REALTIME_TRANSPORTS))),
   LWC_REALTIME_VOICE_MODES: commaList.pipe(z.array(z.enum(VOICE_MODES))),
   LWC_REALTIME_MAX_REQUEST_BYTES: positiveInt(65_536),
+  LWC_REALTIME_RATE_LIMIT_PER_MINUTE: positiveInt(12),
+  LWC_ALLOWED_REALTIME_MODELS: commaList,
   LWC_CHATGPT_URL: optionalText,
   LWC_TRUSTED_PROXY_HOPS: z
     .string()
@@ -123,6 +128,8 @@ export function optionsFromEnv(env: Record<string, string | undefined>): Provide
       ...(e.LWC_REALTIME_TRANSPORTS.length > 0 ? { transports: e.LWC_REALTIME_TRANSPORTS } : {}),
       ...(e.LWC_REALTIME_VOICE_MODES.length > 0 ? { voiceModes: e.LWC_REALTIME_VOICE_MODES } : {}),
       maxRequestBytes: e.LWC_REALTIME_MAX_REQUEST_BYTES,
+      rateLimit: { limit: e.LWC_REALTIME_RATE_LIMIT_PER_MINUTE, windowMs: 60_000 },
+      ...(e.LWC_ALLOWED_REALTIME_MODELS.length > 0 ? { allowedModels: e.LWC_ALLOWED_REALTIME_MODELS } : {}),
       ...(e.LWC_CHATGPT_URL ? { chatgptUrl: e.LWC_CHATGPT_URL } : {}),
       // Agent voice (docs/agent-voice.md): only with the codex executable, on a long-lived Node server.
       ...(e.LWC_CODEX_COMMAND
@@ -132,6 +139,8 @@ export function optionsFromEnv(env: Record<string, string | undefined>): Provide
               tools: referenceTools,
               idleTimeoutMs: e.LWC_REALTIME_APP_SERVER_IDLE_SECONDS * 1000,
               maxDurationMs: e.LWC_REALTIME_APP_SERVER_MAX_SECONDS * 1000,
+              maxSessionsPerAccount: e.LWC_REALTIME_APP_SERVER_MAX_SESSIONS_PER_ACCOUNT,
+              maxSessions: e.LWC_REALTIME_APP_SERVER_MAX_SESSIONS,
             },
           }
         : {}),
@@ -156,6 +165,8 @@ const appOptions = optionsFromEnv(process.env);
 
 /** The one handler instance of the app, built from the environment once per server process. */
 export const providerHandler: ProviderHandler = createProviderHandler(appOptions);
+// SIGTERM/SIGINT (hooks installed by instrumentation.ts) end agent voice's processes.
+closeOnShutdown(() => providerHandler.close());
 
 /** False when `LWC_RESPONSES_PROXY=off`: the page then says so instead of offering a sign-in. */
 export const modelAccessEnabled: boolean = appOptions.enableResponsesProxy !== false;
