@@ -13,6 +13,7 @@ import { LOG_PREFIX } from "./logger";
 import { newLoginNonce, optsInToLoginNonce, ownsLogin } from "./login-nonce";
 import { AUTHORIZATION_EXPIRED_MESSAGE, toPublicState, type PublicSessionState } from "./public-state";
 import type { LoadedSession, MovedRecord, PendingRecord, SessionRecord } from "./session-record";
+import { upstreamOriginForLog } from "./upstream-log";
 
 export const POLL_LOCK_PREFIX = "lwc:lock:poll:";
 const POLL_LOCK_MARGIN_MS = 5_000;
@@ -203,7 +204,9 @@ async function pollOnce(
       return settle(ctx, session, withFailure(session.record, "error", "authorization_denied", error.message));
     }
     if (isTransientPollFailure(error)) {
-      options.logger.warn(`${LOG_PREFIX} device authorization poll failed, will retry: code=${error.code} status=${error.status ?? "none"}`);
+      options.logger.warn(
+        `${LOG_PREFIX} device authorization poll failed, will retry: code=${error.code} status=${error.status ?? "none"}${upstreamOriginForLog(error)}`,
+      );
       return settle(ctx, session, polled);
     }
     return settle(ctx, session, withFailure(session.record, "error", "token_exchange_failed", error.message));

@@ -8,6 +8,7 @@ import { LOG_PREFIX } from "./logger";
 import { ownsLogin } from "./login-nonce";
 import { REFRESH_TOKEN_INVALID_MESSAGE, toPublicState, UNAUTHENTICATED } from "./public-state";
 import type { AuthenticatedRecord, LoadedSession, PendingRecord } from "./session-record";
+import { upstreamOriginForLog } from "./upstream-log";
 
 /**
  * The login state machine. Transitions (see docs/server.md):
@@ -44,7 +45,7 @@ export function createSessionManager(ctx: ServerContext) {
   function logRefreshFailure(error: unknown): void {
     const code = isProviderAuthError(error) ? error.code : "unknown";
     const status = isProviderAuthError(error) ? (error.status ?? "none") : "none";
-    options.logger.warn(`${LOG_PREFIX} token refresh failed: code=${code} status=${status}`);
+    options.logger.warn(`${LOG_PREFIX} token refresh failed: code=${code} status=${status}${upstreamOriginForLog(error)}`);
   }
 
   /** Tokens valid for at least the refresh threshold. Throws the refresh's ProviderAuthError. */

@@ -11,6 +11,12 @@ export function bodyForLog(bodyText: string, inputs: readonly string[] = []): st
   return snippet === undefined ? "" : ` body=${JSON.stringify(snippet)}`;
 }
 
+/** ` upstream=<origin>` when the provider could not be reached (log lines only), else "". */
+export function upstreamOriginForLog(error: unknown): string {
+  const origin = (error as Partial<ProviderAuthError> | null)?.upstreamOrigin;
+  return typeof origin === "string" ? ` upstream=${origin}` : "";
+}
+
 /**
  * A failed provider call for a log line: `<code> status=<n|none>[ body="…"]`, or, when the provider
  * could not be reached, `network_error upstream=<origin> (<fixed sentence>)`. The origin is written

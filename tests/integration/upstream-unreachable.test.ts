@@ -3,6 +3,7 @@
  * sentence and never the upstream's address, which stays in the log line for the person deploying.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LOGIN_NONCE_HEADER } from "@/lib/server/login-nonce";
 import { closedPortUrl } from "@/lib/upstream/test-helpers";
 import { TestBrowserPeer } from "@/mock-upstream/voice/test-browser-peer";
 import { createEvidence, findLeakedTokens, responsesBody, signIn, startHarness, type Harness, type HarnessOptions } from "./harness";
@@ -112,6 +113,49 @@ describe("an unreachable upstream is never named in a reply", () => {
       detail: "The voice service could not be reached.",
     });
     expectAddressOnlyInTheLog(reply.text, logsBefore, "/realtime");
+  });
+
+  it("GET /models when the token refresh cannot reach the identity provider", async () => {
+    // Signed in through a working provider, with a token that is about to expire ...
+    const up = await harness({});
+    up.mock.setOptions({ accessTokenTtlSeconds: 60 });
+    const client = up.client();
+    await signIn(up, client);
+    up.mock.setOptions({ accessTokenTtlSeconds: 3600 });
+    // ... then served by an instance (same store) whose identity provider is down.
+    const down = await harness({ sessionStore: up.store, upstream: { issuer: closed } });
+    const logsBefore = evidence.logs.length;
+    const reply = await fetch(down.url("/models"), { headers: { cookie: `lwc_session=${client.cookie}` } });
+    const text = await reply.text();
+    expect(reply.status).toBe(502);
+    expect(JSON.parse(text)).toEqual({
+      models: [],
+      error: "network_error",
+      message: "Token refresh failed: the provider could not be reached.",
+    });
+    expect(text).not.toContain("127.0.0.1");
+    const lines = evidence.logs.slice(logsBefore).map((line) => line.message);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(`token refresh failed: code=network_error status=none upstream=${closed}`);
+  });
+
+  it("GET /status when the device poll cannot reach the identity provider", async () => {
+    const up = await harness({});
+    const client = up.client();
+    expect((await client.post("/login")).status).toBe(200);
+    const down = await harness({ sessionStore: up.store, upstream: { issuer: closed } });
+    const headers: Record<string, string> = { cookie: `lwc_session=${client.cookie}` };
+    if (client.loginNonce !== undefined) headers[LOGIN_NONCE_HEADER] = client.loginNonce;
+    const logsBefore = evidence.logs.length;
+    const reply = await fetch(down.url("/status"), { headers });
+    const text = await reply.text();
+    expect(reply.status).toBe(200);
+    expect(JSON.parse(text)).toMatchObject({ status: "pending" });
+    // (The pending state names the verification page, the working provider's: a public URL.)
+    expect(text).not.toContain(new URL(closed).host);
+    const lines = evidence.logs.slice(logsBefore).map((line) => line.message);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(`device authorization poll failed, will retry: code=network_error status=none upstream=${closed}`);
   });
 });
 
