@@ -64,7 +64,8 @@ async function measure(label: string, appServer: AppServerOptions, runs: number)
   const provider = createProviderHandler({
     secrets: [SECRET],
     upstream: { issuer: mock.issuer, codexBaseUrl: mock.codexBaseUrl },
-    realtime: { appServer: { tools: referenceTools, ...appServer } },
+    // The voice throttle (12 starts a minute per login) would refuse the later runs.
+    realtime: { rateLimit: false, appServer: { tools: referenceTools, ...appServer } },
     confirmTool: referenceConfirmTool,
     logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
   });
