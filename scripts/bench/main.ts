@@ -120,11 +120,10 @@ async function signInThroughApp(appUrl: string, mockUrl: string): Promise<string
   const login = await fetch(`${appUrl}${API}/login`, { method: "POST" });
   const cookie = (login.headers.getSetCookie()[0] ?? "").split(";")[0]!;
   const { userCode } = (await login.json()) as { userCode: string };
-  // The pending login answers only the client holding the nonce POST /login gave out.
-  const nonce = { "x-lwc-login-nonce": login.headers.get("x-lwc-login-nonce") ?? "" };
+  // A login started without the x-lwc-login-nonce header is polled with the cookie alone (the contract).
   await mockControl(mockUrl, "/__mock/approve", { userCode, account: { accountId: "acct_bench", email: "bench@example.com" } });
   for (let attempt = 0; attempt < 50; attempt += 1) {
-    const status = await fetch(`${appUrl}${API}/status`, { headers: { cookie, ...nonce } });
+    const status = await fetch(`${appUrl}${API}/status`, { headers: { cookie } });
     const rotated = status.headers.getSetCookie()[0]?.split(";")[0];
     const body = (await status.json()) as { status: string };
     if (body.status === "authenticated") return rotated ?? cookie;

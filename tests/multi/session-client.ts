@@ -8,7 +8,11 @@ const API = "/api/provider";
 /** A browser-like client that holds the one session cookie and can talk to any instance. */
 export class SessionClient {
   cookie: string | undefined;
-  /** The pending login's tab secret, sent back as a browser tab does. */
+  /**
+   * The login nonce, sent back as a browser tab does, if a reply ever carries one. It never does:
+   * this client does not opt in (it sends no x-lwc-login-nonce), so its logins follow the contract
+   * and the cookie alone reuses, shows and completes them.
+   */
   loginNonce: string | undefined;
 
   async request(baseUrl: string, path: string, init: RequestInit = {}): Promise<Response> {
