@@ -2,26 +2,20 @@ import { expect } from "vitest";
 import type { MockUpstream } from "@/mock-upstream/server";
 
 const COOKIE_NAME = "lwc_session";
-const LOGIN_NONCE_HEADER = "x-lwc-login-nonce";
 const API = "/api/provider";
 
-/** A browser-like client that holds the one session cookie and can talk to any instance. */
+/**
+ * A client that holds the one session cookie and can talk to any instance. It speaks only the
+ * contract (no x-lwc-login-nonce): the cookie alone reuses, shows and completes its login.
+ */
 export class SessionClient {
   cookie: string | undefined;
-  /**
-   * The login nonce, sent back as a browser tab does, if a reply ever carries one. It never does:
-   * this client does not opt in (it sends no x-lwc-login-nonce), so its logins follow the contract
-   * and the cookie alone reuses, shows and completes them.
-   */
-  loginNonce: string | undefined;
 
   async request(baseUrl: string, path: string, init: RequestInit = {}): Promise<Response> {
     const headers = new Headers(init.headers);
     if (this.cookie) headers.set("cookie", `${COOKIE_NAME}=${this.cookie}`);
-    if (this.loginNonce && !headers.has(LOGIN_NONCE_HEADER)) headers.set(LOGIN_NONCE_HEADER, this.loginNonce);
     const response = await fetch(`${baseUrl}${API}${path}`, { ...init, headers });
     this.rememberCookie(response);
-    this.loginNonce = response.headers.get(LOGIN_NONCE_HEADER) ?? this.loginNonce;
     return response;
   }
 
