@@ -5,6 +5,7 @@ import {
 } from "@/lib/upstream/device-flow";
 import { ProviderAuthError, isProviderAuthError } from "@/lib/upstream/errors";
 import { readAccountInfo } from "@/lib/upstream/jwt";
+import { revokeRefreshToken } from "@/lib/upstream/tokens";
 import type { DevicePollResult } from "@/lib/upstream/types";
 import type { ServerContext } from "./context";
 import { serializeSessionCookie } from "./cookies";
@@ -142,8 +143,19 @@ function withFailure(record: SessionRecord, state: "expired" | "error", code: st
   };
 }
 
+/** What is stored under the session's id now, as its public state (the login moved or ended meanwhile). */
+async function currentState(ctx: ServerContext, session: LoadedSession): Promise<StateOutcome> {
+  return { state: toPublicState(await ctx.sessions.load(session.id), ctx.options.now()) };
+}
+
+/**
+ * Writes the outcome of a poll over the record this request read, only if it is still there: a
+ * POST /login that moved the login meanwhile (or a sign-out) wins, so a slow poll can never bring
+ * the old id back to life.
+ */
 async function settle(ctx: ServerContext, session: LoadedSession, next: SessionRecord): Promise<StateOutcome> {
-  await ctx.sessions.save(session.id, next);
+  if (session.sealed === undefined) await ctx.sessions.save(session.id, next);
+  else if (!(await ctx.sessions.saveIfUnchanged(session.id, session.sealed, next))) return currentState(ctx, session);
   return { state: toPublicState(next, ctx.options.now()) };
 }
 
@@ -223,6 +235,11 @@ async function signIn(
   approval: Extract<DevicePollResult, { status: "approved" }>,
 ): Promise<StateOutcome> {
   const { options, sessions } = ctx;
+  // The approval belongs to whoever holds the login now: if it moved while this request polled (or
+  // was signed out), this request exchanges nothing; the holder's own poll gets the same approval.
+  if (session.sealed !== undefined && (await sessions.loadSealed(session.id))?.sealed !== session.sealed) {
+    return currentState(ctx, session);
+  }
   let tokens;
   let account;
   try {
@@ -245,8 +262,13 @@ async function signIn(
     tokens,
     account,
   };
+  // Claimed atomically: of a move and this sign-in, only one wins the login.
+  if (session.sealed !== undefined && !(await sessions.claim(session.id, session.sealed))) {
+    await revokeRefreshToken(options.upstream, tokens.refreshToken);
+    return currentState(ctx, session);
+  }
   await sessions.save(newId, authenticated);
-  await sessions.delete(session.id);
+  if (session.sealed === undefined) await sessions.delete(session.id);
   const setCookie = serializeSessionCookie(request, options.cookie, await ctx.signer.sign(newId));
   return { state: toPublicState(authenticated, now), setCookie };
 }

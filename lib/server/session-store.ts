@@ -10,7 +10,7 @@ const SEAL_EXPIRY_SLACK_SECONDS = 60;
 export interface SessionStore {
   /** The record, or null when absent, unreadable (foreign secret, tampered, old shape) or past its lifetime. */
   load(sessionId: string): Promise<SessionRecord | null>;
-  /** As load, with the stored (sealed) value it came from: the token for `saveIfUnchanged`. */
+  /** As load, with the stored (sealed) value it came from: the token for `saveIfUnchanged` and `claim`. */
   loadSealed(sessionId: string): Promise<{ record: SessionRecord; sealed: string } | null>;
   /** Stores the sealed record with TTL = its remaining lifetime (deletes it when none is left). */
   save(sessionId: string, record: SessionRecord): Promise<void>;
@@ -19,6 +19,8 @@ export interface SessionStore {
    * it was read): atomic in every store. False, and nothing written, when it lost.
    */
   saveIfUnchanged(sessionId: string, sealed: string, record: SessionRecord): Promise<boolean>;
+  /** Atomically deletes the record only while it still holds `sealed`: true for exactly one claimant. */
+  claim(sessionId: string, sealed: string): Promise<boolean>;
   delete(sessionId: string): Promise<void>;
 }
 
@@ -45,6 +47,9 @@ export function createSessionStore(store: KeyValueStore, sealer: Sealer, now: ()
       if (ttlMs <= 0) return store.deleteIfEquals(sessionKey(sessionId), expected);
       const sealed = await sealer.seal(record, ttlMs / 1000 + SEAL_EXPIRY_SLACK_SECONDS);
       return store.replaceIfEquals(sessionKey(sessionId), expected, sealed, ttlMs);
+    },
+    async claim(sessionId, sealed) {
+      return store.deleteIfEquals(sessionKey(sessionId), sealed);
     },
     async save(sessionId, record) {
       const ttlMs = record.expiresAt - now();

@@ -66,3 +66,53 @@ describe.each([
     expect(states.filter((status) => status === "pending")).toHaveLength(1);
   });
 });
+
+describe("a poll in flight while POST /login moves the login", () => {
+  it("writes nothing back under the old id and signs its holder in to nothing; the mover signs in", async () => {
+    // The identity provider's next device poll waits until the test lets it go.
+    let gate: { reached: () => void; released: Promise<void> } | undefined;
+    const holdNextPoll = () => {
+      let release!: () => void;
+      let reached!: () => void;
+      const reachedPromise = new Promise<void>((resolve) => (reached = resolve));
+      gate = { reached, released: new Promise<void>((resolve) => (release = resolve)) };
+      return { reached: reachedPromise, release };
+    };
+    const gatedFetch: typeof fetch = async (input, init) => {
+      const held = gate;
+      if (held && String(input).endsWith("/api/accounts/deviceauth/token")) {
+        gate = undefined;
+        held.reached();
+        await held.released;
+      }
+      return fetch(input, init);
+    };
+    const g = await startHarness({ evidence, sharedMock: h.mock, handler: { upstream: { fetch: gatedFetch } } });
+    try {
+      const owner = g.client();
+      const { userCode, interval } = (await owner.post("/login")).json<{ userCode: string; interval: number }>();
+      // Someone else holds the same (planted) cookie and polls with it.
+      const other = g.client();
+      other.cookie = owner.cookie;
+      const poll = holdNextPoll();
+      const otherStatus = other.get("/status");
+      await poll.reached;
+
+      // Meanwhile the owner's POST /login moves the login to a new id, and the owner approves the code.
+      expect((await owner.post("/login")).json()).toMatchObject({ status: "pending", userCode });
+      expect(owner.cookie).not.toBe(other.cookie);
+      expect(g.mock.approve(userCode)).toBe(true);
+      poll.release();
+
+      const late = await otherStatus;
+      expect(late.json()).toEqual({ status: "unauthenticated" });
+      expect(late.headers.getSetCookie()).toEqual([]);
+      expect((await other.get("/session")).json()).toEqual({ status: "unauthenticated" });
+
+      g.clock.advance(interval * 1000);
+      expect((await owner.get("/status")).json()).toMatchObject({ status: "authenticated" });
+    } finally {
+      await g.close();
+    }
+  });
+});
