@@ -10,6 +10,8 @@ import { agentVoiceClient, type AgentEvent, type AgentNote } from "@/lib/client/
 export function useAgentSession() {
   const client = useMemo(() => agentVoiceClient(), []);
   const [available, setAvailable] = useState(false);
+  /** Why agent mode cannot start on this server (its sandbox cannot start), in words; null otherwise. */
+  const [unavailable, setUnavailable] = useState<string | null>(null);
   const [notes, setNotes] = useState<AgentNote[]>([]);
   const [activity, setActivity] = useState<AgentEvent[]>([]);
   const [pending, setPending] = useState<AgentEvent[]>([]);
@@ -23,13 +25,19 @@ export function useAgentSession() {
     return list;
   }, [client]);
 
-  // The notes route exists only when agent voice is on: it doubles as the "is it on?" probe.
+  // The status route exists only when agent voice is on (404 otherwise); it also says when the
+  // server cannot start agent mode's sandbox.
   useEffect(() => {
     let cancelled = false;
-    void client.notes().then((list) => {
-      if (cancelled || !list) return;
+    void client.status().then(async (status) => {
+      if (cancelled || !status) return;
+      if (!status.available) {
+        setUnavailable(status.message ?? "Agent mode is unavailable on this server.");
+        return;
+      }
       setAvailable(true);
-      setNotes(list);
+      const list = await client.notes();
+      if (!cancelled && list) setNotes(list);
     });
     return () => {
       cancelled = true;
@@ -90,5 +98,5 @@ export function useAgentSession() {
 
   useEffect(() => stop, [stop]);
 
-  return { available, notes, activity, pending, confirmError, exchangeOffer, decide, stop };
+  return { available, unavailable, notes, activity, pending, confirmError, exchangeOffer, decide, stop };
 }

@@ -107,6 +107,12 @@ export function VoiceDialog({ onClose, onTranscript, onSignInAgain }: VoiceDialo
           </label>
         )}
 
+        {!inCall && agent.unavailable && (
+          <p data-testid="voice-agent-unavailable" className="text-[14px] leading-6 text-muted-foreground">
+            {agent.unavailable}
+          </p>
+        )}
+
         {agentMode && (
           <AgentPanel
             activity={agent.activity}

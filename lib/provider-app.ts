@@ -6,6 +6,7 @@ import { createProviderHandler, type ProviderHandler } from "@/lib/server/handle
 import { connectionPeerAddress } from "@/lib/server/connection-peer";
 import type { ProviderHandlerOptions } from "@/lib/server/options";
 import { closeOnShutdown } from "@/lib/server/shutdown";
+import { AGENT_SANDBOX_NAMES } from "@/lib/agent-voice/sandbox/types";
 import { referenceConfirmTool, referenceTools } from "@/lib/agent-voice/tools";
 import { REALTIME_TRANSPORTS, VOICE_MODES } from "@/lib/upstream/realtime";
 
@@ -48,6 +49,16 @@ const envSchema = z.object({
   LWC_REALTIME_APP_SERVER_MAX_SECONDS: positiveInt(3600),
   LWC_REALTIME_APP_SERVER_MAX_SESSIONS_PER_ACCOUNT: positiveInt(2),
   LWC_REALTIME_APP_SERVER_MAX_SESSIONS: positiveInt(8),
+  LWC_AGENT_SANDBOX: z
+    .string()
+    .optional()
+    .transform((value) => (value?.trim() ? value.trim().toLowerCase() : "bwrap"))
+    .pipe(z.enum(AGENT_SANDBOX_NAMES)),
+  LWC_AGENT_SANDBOX_READONLY_PATHS: z
+    .string()
+    .optional()
+    .transform((value) => (value ?? "").split(":").map((item) => item.trim()).filter((item) => item !== ""))
+    .pipe(z.array(z.string().startsWith("/", "must be absolute paths, separated by colons"))),
   LWC_REALTIME: z
     .string()
     .optional()
@@ -141,6 +152,8 @@ export function optionsFromEnv(env: Record<string, string | undefined>): Provide
               maxDurationMs: e.LWC_REALTIME_APP_SERVER_MAX_SECONDS * 1000,
               maxSessionsPerAccount: e.LWC_REALTIME_APP_SERVER_MAX_SESSIONS_PER_ACCOUNT,
               maxSessions: e.LWC_REALTIME_APP_SERVER_MAX_SESSIONS,
+              sandbox: e.LWC_AGENT_SANDBOX,
+              ...(e.LWC_AGENT_SANDBOX_READONLY_PATHS.length > 0 ? { sandboxReadOnlyPaths: e.LWC_AGENT_SANDBOX_READONLY_PATHS } : {}),
             },
           }
         : {}),

@@ -11,7 +11,8 @@ const env = process.env;
 const provider = createProviderHandler({
   secrets: [env.LWC_SECRET ?? ""],
   upstream: { issuer: env.LWC_ISSUER_URL ?? "", codexBaseUrl: env.LWC_CODEX_BASE_URL ?? "" },
-  realtime: { appServer: { command: env.LWC_CODEX_COMMAND ?? "", keepWarmProcess: false } },
+  // Unsandboxed: the tests run the fake app-server, which writes its log into the test's folder.
+  realtime: { appServer: { command: env.LWC_CODEX_COMMAND ?? "", keepWarmProcess: false, sandbox: "off" } },
 });
 const served = await serveHandler(provider.handler);
 process.stdout.write(`listening ${served.port}\n`);

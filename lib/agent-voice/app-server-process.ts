@@ -4,11 +4,11 @@
  * always ends the whole process group and removes the folder. When processes are made, handed
  * out and ended is decided in one place: codex-processes.ts.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRpcConnection, METHOD_NOT_FOUND, RpcError, type RpcConnection, type RpcHandlers } from "./json-rpc";
+import type { AgentSandbox, SandboxedProcess } from "./sandbox/types";
 
 /** Grace periods of the close sequence (each step only if the previous one did not end it). */
 export const EXIT_AFTER_STDIN_END_MS = 2_000;
@@ -66,17 +66,10 @@ function waitForExit(exited: Promise<unknown>, ms: number): Promise<boolean> {
   });
 }
 
-/** Sends a signal to the child's process group (the codex launcher and the native binary it starts). */
-function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.pid === undefined) return;
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    // ESRCH: the group is already gone.
-  }
-}
-
-export async function spawnAppServer(options: { command: string; configToml?: string }): Promise<AppServerProcess> {
+export async function spawnAppServer(options: { command: string; configToml?: string; sandbox: AgentSandbox }): Promise<AppServerProcess> {
+  // Fail closed: never a process outside the sandbox it was configured with.
+  const sandboxStatus = await options.sandbox.status();
+  if (!sandboxStatus.available) throw new Error(`the ${options.sandbox.name} sandbox cannot start: ${sandboxStatus.reason}`);
   const homeDir = await mkdtemp(join(tmpdir(), HOME_PREFIX));
   const codexHome = join(homeDir, "codex-home");
   const workDir = join(homeDir, "work");
@@ -90,14 +83,23 @@ export async function spawnAppServer(options: { command: string; configToml?: st
     throw error;
   }
 
-  // detached: its own process group, so a close reaches the native binary the launcher starts.
-  // The pipes still tie it to us: if this server dies, stdin closes and app-server exits.
-  const child = spawn(options.command, ["app-server"], {
-    cwd: workDir,
-    env: minimalEnvironment(homeDir, codexHome) as NodeJS.ProcessEnv,
-    stdio: ["pipe", "pipe", "pipe"],
-    detached: true,
-  });
+  // Inside the sandbox (docs/agent-voice.md#the-sandbox): it sees only what it needs and writes only
+  // its home. The handle ends everything the process started (the codex launcher, the native
+  // binary). The pipes still tie it to us: if this server dies, stdin closes and app-server exits.
+  let sandboxed: SandboxedProcess;
+  try {
+    sandboxed = options.sandbox.spawn({
+      command: options.command,
+      args: ["app-server"],
+      homeDir,
+      env: minimalEnvironment(homeDir, codexHome),
+      cwd: workDir,
+    });
+  } catch (error) {
+    await rm(homeDir, { recursive: true, force: true });
+    throw error;
+  }
+  const child = sandboxed.process;
   let exitedFlag = false;
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.once("exit", (code, signal) => {
@@ -110,13 +112,13 @@ export async function spawnAppServer(options: { command: string; configToml?: st
     });
   });
   let stderr = "";
-  child.stderr!.setEncoding("utf8");
-  child.stderr!.on("data", (chunk: string) => {
+  child.stderr.setEncoding("utf8");
+  child.stderr.on("data", (chunk: string) => {
     stderr = (stderr + chunk).slice(-STDERR_TAIL_CHARS);
   });
 
   let handlers = ignoreAll;
-  const rpc = createRpcConnection(child.stdout!, child.stdin!, {
+  const rpc = createRpcConnection(child.stdout, child.stdin, {
     onNotification: (method, params) => handlers.onNotification(method, params),
     onRequest: (method, params) => handlers.onRequest(method, params),
   });
@@ -125,24 +127,24 @@ export async function spawnAppServer(options: { command: string; configToml?: st
   let closing: Promise<void> | undefined;
   async function closeOnce(): Promise<void> {
     if (!exitedFlag) {
-      child.stdin!.end();
+      child.stdin.end();
       if (!(await waitForExit(exited, EXIT_AFTER_STDIN_END_MS))) {
-        signalGroup(child, "SIGTERM");
+        sandboxed.terminate();
         if (!(await waitForExit(exited, EXIT_AFTER_SIGTERM_MS))) {
-          signalGroup(child, "SIGKILL");
+          sandboxed.teardown();
           await exited;
         }
       }
     }
-    // The launcher may be gone while something it started lingers: end the rest of the group too.
-    signalGroup(child, "SIGKILL");
+    // The launcher may be gone while something it started lingers: end the rest too.
+    sandboxed.teardown();
     rpc.close("closed");
     await rm(homeDir, { recursive: true, force: true });
   }
 
   // However it ends (closed, crashed, killed from outside), its folder goes with it.
   void exited.then(async () => {
-    signalGroup(child, "SIGKILL");
+    sandboxed.teardown();
     await rm(homeDir, { recursive: true, force: true });
   });
 
@@ -168,6 +170,6 @@ export async function spawnAppServer(options: { command: string; configToml?: st
       closing ??= closeOnce();
       return closing;
     },
-    killNow: () => signalGroup(child, "SIGKILL"),
+    killNow: () => sandboxed.teardown(),
   };
 }

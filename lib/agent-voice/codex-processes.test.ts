@@ -5,6 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createFakeAppServer, type FakeAppServer } from "@/test-support/fake-app-server/control";
 import { spawnAppServer, type AppServerProcess } from "./app-server-process";
+import { createUnsandboxed } from "./sandbox";
 import { createCodexProcesses, type CodexProcesses, type CodexProcessesOptions } from "./codex-processes";
 
 let fake: FakeAppServer;
@@ -36,7 +37,8 @@ function isAlive(pid: number): boolean {
 
 /** A spawn that starts the fake and remembers what it started. */
 async function spawnFake(): Promise<AppServerProcess> {
-  const appServer = await spawnAppServer({ command: fake.command });
+  // The fake shares its control folder with the test, so it runs unsandboxed (the sandbox has tests of its own).
+  const appServer = await spawnAppServer({ command: fake.command, sandbox: createUnsandboxed() });
   spawned.push(appServer);
   return appServer;
 }

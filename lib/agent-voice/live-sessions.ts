@@ -23,6 +23,7 @@ import {
   type LoginTokens,
   type StartRequest,
 } from "./live-session";
+import { resolveAgentSandbox, type AgentSandbox } from "./sandbox";
 import { StartRefusedError } from "./start-refused";
 import type { AppServerOptions } from "./types";
 import type { KeyValueStore } from "@/lib/stores/types";
@@ -56,13 +57,21 @@ export interface LiveSessions {
 
 export function createLiveSessions(
   options: AppServerOptions & { loginCheckIntervalMs?: number },
-  deps: { store: KeyValueStore; logger: Logger; now: () => number; spawn?: () => Promise<AppServerProcess> },
+  deps: { store: KeyValueStore; logger: Logger; now: () => number; sandbox?: AgentSandbox; spawn?: () => Promise<AppServerProcess> },
 ): LiveSessions {
   const startTimeoutMs = options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   const maxSessionsPerAccount = options.maxSessionsPerAccount ?? DEFAULT_MAX_SESSIONS_PER_ACCOUNT;
+  const sandbox = deps.sandbox ?? resolveAgentSandbox(options.sandbox, options.sandboxReadOnlyPaths);
   const processes = createCodexProcesses({
-    spawn: deps.spawn ?? (() => spawnAppServer({ command: options.command, ...(options.configToml ? { configToml: options.configToml } : {}) })),
+    spawn:
+      deps.spawn ??
+      (() =>
+        spawnAppServer({
+          command: options.command,
+          ...(options.configToml ? { configToml: options.configToml } : {}),
+          sandbox,
+        })),
     initTimeoutMs: startTimeoutMs,
     keepWarm: options.keepWarmProcess ?? true,
     logger: deps.logger,

@@ -3,6 +3,7 @@
  * without pulling in anything Node-specific.
  */
 import type { KeyValueStore } from "@/lib/stores/types";
+import type { AgentSandbox, AgentSandboxName } from "./sandbox/types";
 
 /** The signed-in account a tool runs for. */
 export interface ToolAccount {
@@ -102,4 +103,12 @@ export interface AppServerOptions {
   loginCheckIntervalMs?: number;
   /** Developer instructions for the agent's thread. Default: a short built-in text. */
   instructions?: string;
+  /**
+   * The OS sandbox every codex process runs in (`LWC_AGENT_SANDBOX`): `"bwrap"` (default,
+   * bubblewrap; agent voice answers 503 `agent_sandbox_unavailable` when it cannot start), `"off"`
+   * (unsandboxed: the process can read whatever the server's user can), or a ready AgentSandbox.
+   */
+  sandbox?: AgentSandboxName | AgentSandbox;
+  /** Host paths the sandbox also shows read-only (`LWC_AGENT_SANDBOX_READONLY_PATHS`). Default none. */
+  sandboxReadOnlyPaths?: string[];
 }

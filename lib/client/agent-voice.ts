@@ -20,6 +20,17 @@ export interface AgentEvent {
   [field: string]: unknown;
 }
 
+/**
+ * `GET /realtime/app-server/status`: whether agent mode can start on this server. `available:
+ * false` when its sandbox cannot start (then `message` says so in words); `sandbox` is the one
+ * every codex process runs in (`bwrap`, or `off` when the server runs them unsandboxed).
+ */
+export interface AgentVoiceStatus {
+  available: boolean;
+  sandbox: string;
+  message?: string;
+}
+
 export interface AgentNote {
   id: string;
   text: string;
@@ -98,6 +109,13 @@ export function agentVoiceClient(basePath?: string, fetchImpl: typeof fetch = (i
       await fetchImpl(`${root}/${encodeURIComponent(sessionId)}`, { method: "DELETE", credentials: "include", keepalive: true }).catch(
         () => undefined,
       );
+    },
+
+    /** Whether agent mode can start; null when agent voice is off on this server (404) or unreachable. */
+    async status(): Promise<AgentVoiceStatus | null> {
+      const response = await fetchImpl(`${root}/status`, { credentials: "include" }).catch(() => null);
+      if (!response || !response.ok) return null;
+      return (await response.json()) as AgentVoiceStatus;
     },
 
     /** The account's notes; null when agent voice is off on this server (404). */

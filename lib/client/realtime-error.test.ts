@@ -67,6 +67,13 @@ describe("describeRealtimeError", () => {
     expect(info.message).not.toContain("secret-ish");
   });
 
+  it("says agent mode is unavailable when the server cannot start its sandbox (503 agent_sandbox_unavailable), with no retry", async () => {
+    const error = await realtimeErrorFromResponse(jsonResponse(503, { error: "agent_sandbox_unavailable", message: "Agent voice is unavailable on this server." }));
+    const info = describeRealtimeError(error);
+    expect(info).toMatchObject({ code: "agent_sandbox_unavailable", title: "Agent mode is unavailable", retryable: false });
+    expect(info.message).toMatch(/sandbox/);
+  });
+
   it("says voice is off when the route does not exist (404)", async () => {
     const info = describeRealtimeError(await realtimeErrorFromResponse(new Response("Not Found", { status: 404 })));
     expect(info).toMatchObject({ code: "http_404", title: "Voice is turned off", retryable: false });

@@ -152,6 +152,14 @@ export function describeRealtimeError(error: unknown): RealtimeErrorInfo {
       };
     case "origin_not_allowed":
       return { code: error.code, title: "Request refused", message: "The server refused a request from this page's address (origin not allowed).", retryable: false };
+    case "agent_sandbox_unavailable":
+      return {
+        code: error.code,
+        title: "Agent mode is unavailable",
+        message:
+          "This server cannot start the sandbox that agent mode runs in, so agent mode stays off. Switch agent mode off to talk without it; the server's log tells its administrator how to fix it.",
+        retryable: false,
+      };
     case "network_error":
       return { code: error.code, title: "Connection problem", message: "Couldn't reach the server. Check your connection and try again.", retryable: true };
     case "connection_failed":

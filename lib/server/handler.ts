@@ -13,7 +13,7 @@ import { createRefreshCoordinator } from "./refresh";
 import { createRouter, type RouteDefinition, type RouteHandler } from "./router";
 import { createLoginRoutes } from "./routes/login";
 import { createModelsRoute } from "./routes/models";
-import { createAppServerRoutes } from "./routes/realtime-app-server";
+import { createAppServerRoutes, type AgentVoiceState } from "./routes/realtime-app-server";
 import { createRealtimeRoute } from "./routes/realtime";
 import { createResponsesRoute } from "./routes/responses";
 import { createSessionManager } from "./session-manager";
@@ -32,6 +32,12 @@ export interface ProviderHandler {
   dangerouslyGetTokens(request: Request, options?: { includeRefreshToken?: boolean }): Promise<ExportedTokens>;
   /** Whether the store answers (one read, bounded by a deadline). For health checks; says nothing secret. */
   checkStore(): Promise<"ok" | "degraded">;
+  /**
+   * Agent voice, for health checks: `off` (not configured), `sandboxed` (codex runs inside the
+   * sandbox), `unsandboxed` (LWC_AGENT_SANDBOX=off) or `unavailable` (the sandbox cannot start;
+   * starts answer 503 `agent_sandbox_unavailable`).
+   */
+  agentVoiceState(): Promise<"off" | AgentVoiceState>;
   /**
    * Shutdown: ends every agent-voice live session and codex process (and removes their folders);
    * later agent-voice starts answer 503. Call it when the server stops (the app does on SIGTERM
@@ -208,6 +214,7 @@ export function createProviderHandler(options: ProviderHandlerOptions = {}): Pro
     handler: withRequestId(serveRequest),
     proxyFetch: withRequestId(serveProxyFetch),
     checkStore,
+    agentVoiceState: async () => (appServer ? appServer.state() : "off"),
     async getSession(request) {
       return toPublicState((await manager.readOwn(request))?.record ?? null, resolved.now());
     },

@@ -15,7 +15,7 @@ import { SIDEBAND_IN, SIDEBAND_PATH } from "@/mock-upstream/codex";
 import { startMockUpstream, type MockUpstream, type RecordedRequest } from "@/mock-upstream/server";
 import { openEvents } from "@/tests/integration/app-server-harness";
 import { findLeakedTokens, signIn, startHarness, type Harness, type TestClient } from "@/tests/integration/harness";
-import { codexExecutable } from "./codex-binary";
+import { codexExecutable, codexReadOnlyPaths } from "./codex-binary";
 import { loopbackOffer, type LoopbackOffer } from "./loopback-offer";
 import { startProxySink, type ProxySink } from "./proxy-sink";
 
@@ -23,6 +23,7 @@ let mock: MockUpstream;
 let sink: ProxySink;
 let wrapperDir: string;
 let wrapper: string;
+let readOnlyPaths: string[];
 let h: Harness | undefined;
 let offer: LoopbackOffer | undefined;
 /** Every codex pid a test started: each must be gone when the test ends. */
@@ -30,6 +31,7 @@ const started: number[] = [];
 
 beforeAll(async () => {
   const codexPath = codexExecutable();
+  readOnlyPaths = codexReadOnlyPaths(codexPath);
   mock = await startMockUpstream({ streamChunkDelayMs: 0 });
   sink = await startProxySink();
   wrapperDir = mkdtempSync(join(tmpdir(), "lwc-codex-wrapper-"));
@@ -67,6 +69,9 @@ async function startApp(): Promise<{ client: TestClient; harness: Harness }> {
           command: wrapper,
           tools: referenceTools,
           keepWarmProcess: false,
+          // Inside the sandbox (bwrap, the default) the wrapper's folder is visible; codex, which it
+          // runs by path, is listed.
+          sandboxReadOnlyPaths: readOnlyPaths,
         },
       },
       confirmTool: referenceConfirmTool,

@@ -31,6 +31,21 @@ describe("agent voice environment", () => {
     expect(custom.realtime?.appServer).toMatchObject({ idleTimeoutMs: 30_000, maxDurationMs: 120_000 });
   });
 
+  it("LWC_AGENT_SANDBOX: bwrap by default, off on request; LWC_AGENT_SANDBOX_READONLY_PATHS: a colon list of absolute paths", async () => {
+    const { optionsFromEnv } = await load();
+    const byDefault = optionsFromEnv({ LWC_CODEX_COMMAND: "codex" });
+    expect(byDefault.realtime?.appServer?.sandbox).toBe("bwrap");
+    expect(byDefault.realtime?.appServer?.sandboxReadOnlyPaths).toBeUndefined();
+    const off = optionsFromEnv({ LWC_CODEX_COMMAND: "codex", LWC_AGENT_SANDBOX: " OFF " });
+    expect(off.realtime?.appServer?.sandbox).toBe("off");
+    const extra = optionsFromEnv({ LWC_CODEX_COMMAND: "codex", LWC_AGENT_SANDBOX_READONLY_PATHS: "/opt/codex: /usr/local/share/certs:" });
+    expect(extra.realtime?.appServer?.sandboxReadOnlyPaths).toEqual(["/opt/codex", "/usr/local/share/certs"]);
+    expect(() => optionsFromEnv({ LWC_CODEX_COMMAND: "codex", LWC_AGENT_SANDBOX: "docker" })).toThrow(/LWC_AGENT_SANDBOX/);
+    expect(() => optionsFromEnv({ LWC_CODEX_COMMAND: "codex", LWC_AGENT_SANDBOX_READONLY_PATHS: "opt/codex" })).toThrow(
+      /LWC_AGENT_SANDBOX_READONLY_PATHS.*absolute/,
+    );
+  });
+
   it("refuses a limit that is not a positive integer, naming the variable", async () => {
     const { optionsFromEnv } = await load();
     expect(() => optionsFromEnv({ LWC_CODEX_COMMAND: "codex", LWC_REALTIME_APP_SERVER_IDLE_SECONDS: "soon" })).toThrow(

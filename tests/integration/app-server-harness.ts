@@ -41,7 +41,11 @@ export async function startAgentHarness(
       ...options.handler,
       realtime: {
         ...options.handler?.realtime,
-        appServer: { command: fake.command, tools: referenceTools, keepWarmProcess: false, ...options.appServer },
+        // sandbox "off": the fake shares its control folder with the test (it writes its log
+        // there) and reports its own pid, neither of which it could inside the bwrap sandbox. The
+        // sandbox is tested on its own (lib/agent-voice/sandbox/, app-server-sandbox.test.ts) and
+        // around the real codex (tests/codex-real/).
+        appServer: { command: fake.command, tools: referenceTools, keepWarmProcess: false, sandbox: "off", ...options.appServer },
       },
       ...(options.confirmTool === null ? {} : { confirmTool: options.confirmTool ?? referenceConfirmTool }),
     },

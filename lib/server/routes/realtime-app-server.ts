@@ -8,6 +8,7 @@ import { isRefreshTokenInvalid } from "@/lib/upstream/errors";
 import type { LiveSessions } from "@/lib/agent-voice/live-sessions";
 import type { LiveSession } from "@/lib/agent-voice/live-session";
 import { isStartRefused, type StartRefusedError } from "@/lib/agent-voice/start-refused";
+import type { AgentSandbox, SandboxStatus } from "@/lib/agent-voice/sandbox/types";
 import type { AppServerOptions } from "@/lib/agent-voice/types";
 import { cachedAccountModelSlugs, type AccountModelsCache } from "../account-models";
 import { readBodyWithLimit } from "../body-limit";
@@ -22,6 +23,12 @@ import { NOT_AUTHENTICATED_MESSAGE } from "./models";
 import { parseConfirmBody, parseStartBody } from "./realtime-app-server-body";
 
 const notAuthenticated = () => errorResponse(401, "not_authenticated", { message: NOT_AUTHENTICATED_MESSAGE });
+const SANDBOX_UNAVAILABLE_MESSAGE =
+  "Agent voice is unavailable on this server: the sandbox its agent must run in cannot start. The server's log says how to fix it.";
+const sandboxUnavailable = () => errorResponse(503, "agent_sandbox_unavailable", { message: SANDBOX_UNAVAILABLE_MESSAGE });
+
+/** What /api/health reports for agent voice. */
+export type AgentVoiceState = "sandboxed" | "unsandboxed" | "unavailable";
 const sessionNotFound = () => errorResponse(404, "realtime_session_not_found");
 
 /** 409 for a start a newer one overtook; `realtime_busy` (429 account, 503 server) with retry-after. */
@@ -45,9 +52,36 @@ export function createAppServerRoutes(
   const { options } = ctx;
   // One body limit for every realtime route (LWC_REALTIME_MAX_REQUEST_BYTES).
   const { maxRequestBytes } = options.realtime;
-  const liveSessions: Promise<LiveSessions> = import("@/lib/agent-voice/live-sessions").then(({ createLiveSessions }) =>
-    createLiveSessions(appServer, { store: options.store, logger: options.logger, now: options.now }),
+  // The sandbox every codex process runs in (bwrap unless configured off), shared with the bridge.
+  const sandbox: Promise<AgentSandbox> = import("@/lib/agent-voice/sandbox").then(({ resolveAgentSandbox }) =>
+    resolveAgentSandbox(appServer.sandbox, appServer.sandboxReadOnlyPaths),
   );
+  const liveSessions: Promise<LiveSessions> = Promise.all([import("@/lib/agent-voice/live-sessions"), sandbox]).then(
+    ([{ createLiveSessions }, resolved]) =>
+      createLiveSessions(appServer, { store: options.store, logger: options.logger, now: options.now, sandbox: resolved }),
+  );
+  if (appServer.sandbox === "off" || (typeof appServer.sandbox === "object" && appServer.sandbox.name === "off")) {
+    options.logger.warn(
+      `${LOG_PREFIX} agent voice runs WITHOUT a sandbox (LWC_AGENT_SANDBOX=off): each codex process can read every file ` +
+        "and process environment the server's user can (the app's folder and .env, /tmp, /proc/<pid>/environ with LWC_SECRET). " +
+        "Use it only where bubblewrap cannot run; see docs/agent-voice.md#the-sandbox.",
+    );
+  }
+  let unavailableLogged = false;
+  /** Whether codex processes can start (probed once); the first "no" is logged with how to fix it. */
+  async function sandboxStatus(): Promise<SandboxStatus & { name: string }> {
+    const resolved = await sandbox;
+    const status = await resolved.status();
+    if (!status.available && !unavailableLogged) {
+      unavailableLogged = true;
+      options.logger.error(
+        `${LOG_PREFIX} agent voice is unavailable: its ${resolved.name} sandbox cannot start (${status.reason}). ${status.fix}`,
+      );
+    }
+    return { ...status, name: resolved.name };
+  }
+  // Probe at start-up, so the log says it before anyone presses Start.
+  sandbox.then(() => sandboxStatus()).catch(() => undefined);
   // Not awaited by anyone until the first request: a failure to load is reported there, and logged now.
   liveSessions.catch((error: unknown) =>
     options.logger.error(`${LOG_PREFIX} agent voice could not be loaded: ${describeErrorForLog(error)}`),
@@ -88,6 +122,8 @@ export function createAppServerRoutes(
   const start: RouteHandler = async (request) => {
     const session = await manager.read(request);
     if (!isAuthenticated(session)) return notAuthenticated();
+    // Fail closed, before anything else is asked or spawned.
+    if (!(await sandboxStatus()).available) return sandboxUnavailable();
     const json = await readJson(request);
     if (!json.ok) return json.response;
     const parsed = parseStartBody(json.value);
@@ -222,6 +258,14 @@ export function createAppServerRoutes(
     return jsonResponse({ sessionId: found.live.id, status: "closed" });
   };
 
+  /** Whether agent mode can start here: the voice page asks before it offers agent mode. */
+  const status: RouteHandler = async (request) => {
+    const session = await manager.read(request);
+    if (!isAuthenticated(session)) return notAuthenticated();
+    const state = await sandboxStatus();
+    return jsonResponse({ available: state.available, sandbox: state.name, ...(state.available ? {} : { message: SANDBOX_UNAVAILABLE_MESSAGE }) });
+  };
+
   const notes: RouteHandler = async (request) => {
     const session = await manager.read(request);
     if (!isAuthenticated(session)) return notAuthenticated();
@@ -232,6 +276,7 @@ export function createAppServerRoutes(
   return {
     routes: [
       { pattern: "/realtime/app-server", methods: { POST: start } },
+      { pattern: "/realtime/app-server/status", methods: { GET: status } },
       { pattern: "/realtime/app-server/notes", methods: { GET: notes } },
       { pattern: "/realtime/app-server/:id", methods: { DELETE: close } },
       { pattern: "/realtime/app-server/:id/events", methods: { GET: events } },
@@ -240,6 +285,12 @@ export function createAppServerRoutes(
     /** Logout or an expired login: ends the login's live session (`reason` goes into `session.closed`). */
     async closeForLogin(loginId: string, reason: "logged_out" | "login_expired"): Promise<void> {
       await (await liveSessions).closeForLogin(loginId, reason);
+    },
+    /** For /api/health: whether agent voice can start, and in which sandbox. */
+    async state(): Promise<AgentVoiceState> {
+      const current = await sandboxStatus();
+      if (!current.available) return "unavailable";
+      return current.name === "off" ? "unsandboxed" : "sandboxed";
     },
     /** Shutdown: every live session and codex process. */
     async close(): Promise<void> {
