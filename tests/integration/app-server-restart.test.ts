@@ -5,7 +5,8 @@
  * real Node process running the handler (test-support/handler-process.ts).
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { stat } from "node:fs/promises";
+import { mkdtemp, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startMockUpstream, type MockUpstream } from "@/mock-upstream/server";
@@ -16,17 +17,24 @@ import { OFFER_SDP, isAlive, waitForExit } from "./app-server-harness";
 const projectRoot = join(import.meta.dirname, "..", "..");
 let mock: MockUpstream;
 let fake: FakeAppServer;
+/**
+ * The servers' temp folder, where the session folders go: a private one, because any other agent-voice
+ * server starting on this machine sweeps the shared one, and would remove a killed server's folders first.
+ */
+let serversTmp: string;
 const servers: ChildProcess[] = [];
 
 beforeAll(async () => {
   mock = await startMockUpstream();
   fake = await createFakeAppServer();
+  serversTmp = await mkdtemp(join(tmpdir(), "lwc-restart-test-"));
 });
 afterAll(async () => {
   for (const server of servers) if (server.exitCode === null && server.signalCode === null) server.kill("SIGKILL");
   for (const entry of await fake.log()) if (entry.type === "spawned" && isAlive(entry.pid)) process.kill(-entry.pid, "SIGKILL");
   await fake.remove();
   await mock.close();
+  if (serversTmp) await rm(serversTmp, { recursive: true, force: true });
 });
 
 /** Starts the server process and resolves with its port once it serves. */
@@ -35,6 +43,7 @@ async function startServer(): Promise<{ child: ChildProcess; port: number }> {
     cwd: projectRoot,
     env: {
       NODE_ENV: "production",
+      TMPDIR: serversTmp,
       PATH: process.env.PATH ?? "/usr/bin:/bin",
       LWC_SECRET: TEST_SECRET,
       LWC_ISSUER_URL: mock.issuer,
@@ -67,6 +76,7 @@ it("after a SIGKILL, the restarted server removes the dead server's session fold
   expect(reply.status).toBe(201);
   const spawned = (await fake.log()).find((entry) => entry.type === "spawned")!;
   const home = spawned.env!.HOME!;
+  expect(home.startsWith(serversTmp)).toBe(true);
   expect(await exists(home)).toBe(true);
 
   const killed = new Promise((resolve) => first.child.once("exit", resolve));
