@@ -74,6 +74,38 @@ describe("describeRealtimeError", () => {
     expect(info.message).toMatch(/sandbox/);
   });
 
+  it("shows a busy agent voice as a friendly message with the wait, and offers a retry", async () => {
+    const account = describeRealtimeError(
+      await realtimeErrorFromResponse(jsonResponse(429, { error: "realtime_busy", message: "server words", retryAfterSeconds: 30 })),
+    );
+    expect(account).toMatchObject({ code: "realtime_busy", title: "Agent mode is busy", retryable: true });
+    expect(account.message).toMatch(/already has .* agent voice calls/);
+    expect(account.message).not.toContain("server words");
+    const server = describeRealtimeError(
+      await realtimeErrorFromResponse(jsonResponse(503, { error: "realtime_busy", message: "server words", retryAfterSeconds: 30 })),
+    );
+    expect(server).toMatchObject({ code: "realtime_busy", title: "Agent mode is busy", retryable: true });
+    expect(server.message).toMatch(/busy on this server.*30 seconds/);
+  });
+
+  it("says how long to wait when voice calls come too fast (429 rate_limited)", async () => {
+    const info = describeRealtimeError(await realtimeErrorFromResponse(jsonResponse(429, { error: "rate_limited", retryAfterSeconds: 42 })));
+    expect(info).toMatchObject({ code: "rate_limited", title: "Too many calls", retryable: true });
+    expect(info.message).toContain("42 seconds");
+  });
+
+  it("names a voice model the server does not allow, and a start a newer one replaced", async () => {
+    const model = describeRealtimeError(
+      await realtimeErrorFromResponse(jsonResponse(403, { error: "realtime_model_not_allowed", model: "gpt-realtime-x" })),
+    );
+    expect(model).toMatchObject({ code: "realtime_model_not_allowed", retryable: false });
+    expect(model.message).toContain("“gpt-realtime-x”");
+    const superseded = describeRealtimeError(
+      await realtimeErrorFromResponse(jsonResponse(409, { error: "realtime_start_superseded", message: "x" })),
+    );
+    expect(superseded).toMatchObject({ code: "realtime_start_superseded", title: "A newer call took over" });
+  });
+
   it("says voice is off when the route does not exist (404)", async () => {
     const info = describeRealtimeError(await realtimeErrorFromResponse(new Response("Not Found", { status: 404 })));
     expect(info).toMatchObject({ code: "http_404", title: "Voice is turned off", retryable: false });

@@ -3,8 +3,9 @@ import { parseJsonObject } from "./provider-proxy-error";
 /**
  * Why a voice call could not start or stopped. `code` is the service's error code where the
  * service answered (`not_authenticated`, `realtime_transport_not_allowed`,
- * `realtime_mode_not_allowed`, `realtime_request_failed`, `realtime_request_too_large`,
- * `invalid_realtime_request`, `origin_not_allowed`, ...) and one of these for failures in the
+ * `realtime_mode_not_allowed`, `realtime_model_not_allowed`, `realtime_request_failed`,
+ * `realtime_request_too_large`, `invalid_realtime_request`, `rate_limited`, `origin_not_allowed`, and
+ * for agent voice `realtime_busy`, `realtime_start_superseded`, ...) and one of these for failures in the
  * browser itself:
  * - `microphone_denied`: the person or the browser refused the microphone.
  * - `microphone_unavailable`: there is no microphone, or it is busy.
@@ -141,6 +142,44 @@ export function describeRealtimeError(error: unknown): RealtimeErrorInfo {
         retryable: true,
       };
     }
+    case "realtime_model_not_allowed": {
+      const model = field(body, "model");
+      return {
+        code: error.code,
+        title: "Model not allowed",
+        message: `This server does not allow the ${model ? `“${model}” ` : ""}model for voice calls. Pick another one, or ask the site's owner to allow it.`,
+        retryable: false,
+      };
+    }
+    case "realtime_busy": {
+      const seconds = field(body, "retryAfterSeconds");
+      const wait = seconds ? ` Try again in about ${seconds} seconds.` : " Try again in a little while.";
+      return {
+        code: error.code,
+        title: "Agent mode is busy",
+        message:
+          error.status === 429
+            ? `Your ChatGPT account already has as many agent voice calls as it may have at once. End one (in another tab or on another device), or wait.${wait}`
+            : `Agent mode is busy on this server right now.${wait} Voice without agent mode still works.`,
+        retryable: true,
+      };
+    }
+    case "rate_limited": {
+      const seconds = field(body, "retryAfterSeconds");
+      return {
+        code: error.code,
+        title: "Too many calls",
+        message: `Voice calls were started too quickly. Wait ${seconds ? `${seconds} seconds` : "a minute"}, then try again.`,
+        retryable: true,
+      };
+    }
+    case "realtime_start_superseded":
+      return {
+        code: error.code,
+        title: "A newer call took over",
+        message: "You started another agent voice call (here or in another tab), and it replaced this one.",
+        retryable: true,
+      };
     case "realtime_request_too_large":
       return { code: error.code, title: "Call request too large", message: "The call request was larger than this server accepts.", retryable: false };
     case "invalid_realtime_request":
