@@ -3,6 +3,7 @@ import {
   APP_PORT,
   APP_URL,
   E2E_MAX_REQUEST_BYTES,
+  E2E_POLL_INTERVAL_SECONDS,
   E2E_RATE_LIMIT_PER_MINUTE,
   E2E_SESSION_SECRET,
   E2E_STREAM_CHUNK_DELAY_MS,
@@ -79,6 +80,8 @@ export default defineConfig({
         MOCK_UPSTREAM_PORT: String(MOCK_UPSTREAM_PORT),
         MOCK_UPSTREAM_HOST: "127.0.0.1",
         MOCK_STREAM_CHUNK_DELAY_MS: String(E2E_STREAM_CHUNK_DELAY_MS),
+        // From the first request on, not only after global setup: every sign-in polls at this pace.
+        MOCK_POLL_INTERVAL_SECONDS: String(E2E_POLL_INTERVAL_SECONDS),
       },
       reuseExistingServer: !inCi,
       timeout: 30_000,

@@ -1,7 +1,8 @@
 /**
  * `npm run mock-upstream`: run the mock identity provider + model backend for the demo and e2e.
  * Env: MOCK_UPSTREAM_PORT (default 4010), MOCK_UPSTREAM_HOST (default 127.0.0.1),
- * MOCK_ACCESS_TOKEN_TTL_SECONDS (default 3600), MOCK_STREAM_CHUNK_DELAY_MS (default 25).
+ * MOCK_ACCESS_TOKEN_TTL_SECONDS (default 3600), MOCK_STREAM_CHUNK_DELAY_MS (default 25),
+ * MOCK_POLL_INTERVAL_SECONDS (the device-code poll interval it announces, default 5).
  */
 import { z } from "zod";
 import { DEFAULT_ACCOUNT, startMockUpstream } from "./server";
@@ -11,6 +12,7 @@ const envSchema = z.object({
   MOCK_UPSTREAM_HOST: z.string().min(1).default("127.0.0.1"),
   MOCK_ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().positive().optional(),
   MOCK_STREAM_CHUNK_DELAY_MS: z.coerce.number().min(0).optional(),
+  MOCK_POLL_INTERVAL_SECONDS: z.coerce.number().int().min(0).optional(),
 });
 
 async function main(): Promise<void> {
@@ -25,6 +27,7 @@ async function main(): Promise<void> {
     host: env.MOCK_UPSTREAM_HOST,
     accessTokenTtlSeconds: env.MOCK_ACCESS_TOKEN_TTL_SECONDS,
     streamChunkDelayMs: env.MOCK_STREAM_CHUNK_DELAY_MS,
+    pollIntervalSeconds: env.MOCK_POLL_INTERVAL_SECONDS,
   });
   console.log(`Mock upstream listening on ${mock.url}
   issuer:            ${mock.issuer}
