@@ -19,20 +19,24 @@ async function mockPost(path: string, body: unknown): Promise<void> {
   if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
 }
 
-/** Running `codex app-server` processes whose private home our bridge made (read from /proc). */
-function bridgeProcesses(): number[] {
-  const pids: number[] = [];
+/**
+ * The `codex app-server` instances our bridge runs, one per private home (read from /proc): each
+ * instance is several processes (bwrap, the sandbox's PID 1, the codex launcher, the native binary),
+ * all with that home's CODEX_HOME in their environment.
+ */
+function bridgeInstances(): string[] {
+  const homes = new Set<string>();
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8");
-      const environ = readFileSync(`/proc/${entry}/environ`, "utf8");
-      if (cmdline.includes("app-server") && /(^|\0)CODEX_HOME=[^\0]*lwc-codex-/.test(environ)) pids.push(Number(entry));
+      const home = /(?:^|\0)CODEX_HOME=([^\0]*lwc-codex-[^\0]*)/.exec(readFileSync(`/proc/${entry}/environ`, "utf8"))?.[1];
+      if (cmdline.includes("app-server") && home) homes.add(home);
     } catch {
       // Ended while we looked, or not ours to read.
     }
   }
-  return pids;
+  return [...homes];
 }
 
 test.describe("agent voice (real codex app-server)", () => {
@@ -44,9 +48,9 @@ test.describe("agent voice (real codex app-server)", () => {
     await voice.open();
     await page.getByTestId("voice-agent-mode").check();
     await expect(page.getByText("No notes yet.")).toBeVisible();
-    const before = new Set(bridgeProcesses());
+    const before = new Set(bridgeInstances());
     await voice.startAndWaitForCall();
-    const during = bridgeProcesses().filter((pid) => !before.has(pid));
+    const during = bridgeInstances().filter((home) => !before.has(home));
     expect(during.length).toBeGreaterThan(0);
 
     await mockPost("/codex/tool-calls", { calls: [{ name: "get_current_time", arguments: {} }, { name: "save_note", arguments: { text: "buy oat milk" } }] });
@@ -68,9 +72,9 @@ test.describe("agent voice (real codex app-server)", () => {
 
     await voice.hangUpButton.click();
     await expect(voice.status).toHaveAttribute("data-status", "ended");
-    // The call's process ends; at most the one spare (signed-out, initialised) process remains.
-    await expect.poll(() => during.filter((pid) => bridgeProcesses().includes(pid)).length, { timeout: 15_000 }).toBeLessThanOrEqual(1);
-    await expect.poll(() => bridgeProcesses().filter((pid) => !before.has(pid)).length, { timeout: 15_000 }).toBeLessThanOrEqual(1);
+    // The call's instance ends; at most the one spare (signed-out, initialised) instance remains.
+    await expect.poll(() => during.filter((home) => bridgeInstances().includes(home)).length, { timeout: 15_000 }).toBeLessThanOrEqual(1);
+    await expect.poll(() => bridgeInstances().filter((home) => !before.has(home)).length, { timeout: 15_000 }).toBeLessThanOrEqual(1);
   });
 
   test("a denied note is not saved", async ({ page, voice }) => {

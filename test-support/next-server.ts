@@ -23,8 +23,9 @@ export interface NextServer {
  * does. Requires `next build` to have run. Resolves once /api/health answers.
  */
 export async function startNextServer(env: Record<string, string>, port?: number): Promise<NextServer> {
-  // LWC_DIST_DIR picks another build (the base-path one: `npm run build:base-path`).
-  const distDir = env.LWC_DIST_DIR ?? ".next";
+  // LWC_DIST_DIR picks another build (the base-path one: `npm run build:base-path`); the server gets
+  // this process's environment too, so an exported LWC_DIST_DIR is the build it runs.
+  const distDir = env.LWC_DIST_DIR ?? process.env.LWC_DIST_DIR ?? ".next";
   if (!existsSync(join(projectRoot, distDir, "BUILD_ID"))) {
     throw new Error(`No production build in ${distDir}: run \`npm run build${distDir === ".next" ? "" : ":base-path"}\` first.`);
   }
