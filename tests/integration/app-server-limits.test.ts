@@ -7,6 +7,8 @@
 import { afterAll, describe, expect, it, vi } from "vitest";
 import type { FakeLogEntry } from "@/test-support/fake-app-server/control";
 import { TestBrowserPeer } from "@/mock-upstream/voice/test-browser-peer";
+import { createRateLimiter, type RateLimiterFactory } from "@/lib/stores/rate-limit";
+import { StoreUnavailableError } from "@/lib/stores/types";
 import { signIn, type TestClient, type TestReply } from "./harness";
 import { OFFER_SDP, openEvents, startAgentHarness, waitForExit, finishAgentHarnessAfterEach, type AgentHarness } from "./app-server-harness";
 
@@ -177,6 +179,23 @@ describe("the voice throttle counts POST /realtime and agent starts together", (
     }
     expect((await h.pids()).length).toBe(spawned);
     await hangUp(client, second);
+  });
+});
+
+describe("the throttle's store unreachable", () => {
+  it("answers 503 store_unavailable on both voice routes (fails closed), nothing spawned", async () => {
+    const storeDown: RateLimiterFactory = (store, options) =>
+      options.purpose === "realtime"
+        ? { limit: () => Promise.reject(new StoreUnavailableError("the store did not answer")) }
+        : createRateLimiter(store, options);
+    h = await startAgentHarness({ handler: { createRateLimiter: storeDown } });
+    const client = await h.signedIn();
+    for (const path of [start, "/realtime"]) {
+      const reply = await client.post(path, startBody);
+      expect(reply.status, path).toBe(503);
+      expect(reply.json()).toMatchObject({ error: "store_unavailable" });
+    }
+    expect(await h.pids()).toEqual([]);
   });
 });
 

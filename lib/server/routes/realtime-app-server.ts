@@ -119,6 +119,13 @@ export function createAppServerRoutes(
     return { session, live };
   }
 
+  function accountCheckFailed(error: unknown): Response {
+    if (isRefreshTokenInvalid(error)) return notAuthenticated();
+    return errorResponse(502, "realtime_app_server_start_failed", {
+      message: "Could not check the account with the provider. Try again shortly.",
+    });
+  }
+
   const start: RouteHandler = async (request) => {
     const session = await manager.read(request);
     if (!isAuthenticated(session)) return notAuthenticated();
@@ -135,14 +142,16 @@ export function createAppServerRoutes(
       if (model !== undefined && !(await isModelAllowed(session, model))) {
         return errorResponse(403, "realtime_model_not_allowed", { model });
       }
-      const limited = await realtimeRateLimited(ctx, session.record.loginId);
-      if (limited) return limited;
+    } catch (error) {
+      return accountCheckFailed(error);
+    }
+    // The voice throttle, before tokens are refreshed; a store that does not answer is a 503 (fail closed).
+    const limited = await realtimeRateLimited(ctx, session.record.loginId);
+    if (limited) return limited;
+    try {
       record = await manager.freshTokens(session);
     } catch (error) {
-      if (isRefreshTokenInvalid(error)) return notAuthenticated();
-      return errorResponse(502, "realtime_app_server_start_failed", {
-        message: "Could not check the account with the provider. Try again shortly.",
-      });
+      return accountCheckFailed(error);
     }
 
     const sessionId = session.id;
