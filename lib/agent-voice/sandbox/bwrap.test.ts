@@ -125,6 +125,18 @@ describe("the bwrap sandbox", () => {
     expect(limits.readOnly.some((path) => path.startsWith(process.cwd()) && path !== process.execPath)).toBe(false);
   });
 
+  it("refuses a command whose folder is the app's folder (it would show the app's .env and everything else)", () => {
+    const wrapperInAppFolder = join(process.cwd(), `.lwc-bwrap-test-wrapper-${process.pid}`);
+    writeFileSync(wrapperInAppFolder, "#!/bin/sh\nexit 0\n", { mode: 0o755 });
+    try {
+      expect(() => sandbox.spawn({ command: wrapperInAppFolder, args: [], homeDir: home, cwd: home, env: { ...ENV, HOME: home } })).toThrow(
+        /would show the app's folder/,
+      );
+    } finally {
+      rmSync(wrapperInAppFolder, { force: true });
+    }
+  });
+
   it("keeps the network of the host (codex must reach the upstream)", async () => {
     const { stdout } = await sh("cat /proc/net/dev | grep -c lo:");
     expect(stdout.trim()).toBe("1");

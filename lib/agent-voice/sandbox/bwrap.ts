@@ -14,6 +14,7 @@
  */
 import { spawn } from "node:child_process";
 import { existsSync, lstatSync, readlinkSync } from "node:fs";
+import { homedir } from "node:os";
 import { commandFiles, findExecutable, type VisiblePath } from "./command-files";
 import type { AgentSandbox, SandboxLimits, SandboxSpawnRequest, SandboxStatus, SandboxedProcess } from "./types";
 import { groupHandle } from "./process-group";
@@ -81,6 +82,26 @@ function systemArgs(): string[] {
 /** Paths already visible through a system folder are not bound again. */
 function isSystemPath(path: string): boolean {
   return SYSTEM_FOLDERS.some((folder) => isUnder(path, folder));
+}
+
+/**
+ * The command's own folder is shown whole: refuse when that would be the app's folder or the user's
+ * home (or a folder holding either), e.g. LWC_CODEX_COMMAND=./codex-wrapper.sh in the app's root.
+ * Paths the operator lists in LWC_AGENT_SANDBOX_READONLY_PATHS are taken as given.
+ */
+function refuseWideFolders(paths: VisiblePath[]): void {
+  for (const path of paths) {
+    for (const [what, folder] of [
+      ["the app's folder", process.cwd()],
+      ["the user's home", homedir()],
+    ] as const) {
+      if (isUnder(folder, path.host)) {
+        throw new Error(
+          `the sandbox would show ${what} (${path.host}) because the codex command lives there: put the command in a folder of its own`,
+        );
+      }
+    }
+  }
 }
 
 function pathArgs(paths: VisiblePath[]): string[] {
@@ -167,6 +188,7 @@ export function createBwrapSandbox(options: BwrapSandboxOptions = {}): AgentSand
     spawn(request: SandboxSpawnRequest): SandboxedProcess {
       if (!bwrap) throw new Error("the bwrap sandbox is not available (status() first)");
       const files = commandFiles(request.command, request.env);
+      refuseWideFolders(files.paths);
       const args = bwrapArguments({
         visible: files.paths,
         extraReadOnly,
