@@ -91,13 +91,15 @@ describe("lib/provider-app", () => {
   it("maps the realtime variables (LWC_REALTIME*, LWC_CHATGPT_URL) and names a bad one", async () => {
     vi.stubEnv("LWC_SECRET", SECRET);
     const { optionsFromEnv } = await load();
-    expect(optionsFromEnv({}).realtime).toEqual({ enabled: true, maxRequestBytes: 65_536 });
+    expect(optionsFromEnv({}).realtime).toEqual({ enabled: true, maxRequestBytes: 65_536, rateLimit: { limit: 12, windowMs: 60_000 } });
     expect(
       optionsFromEnv({
         LWC_REALTIME: "OFF",
         LWC_REALTIME_TRANSPORTS: "codex, vp",
         LWC_REALTIME_VOICE_MODES: "standard",
         LWC_REALTIME_MAX_REQUEST_BYTES: "8192",
+        LWC_REALTIME_RATE_LIMIT_PER_MINUTE: "5",
+        LWC_ALLOWED_REALTIME_MODELS: "gpt-realtime-1.5",
         LWC_CHATGPT_URL: "http://127.0.0.1:4010",
       }).realtime,
     ).toEqual({
@@ -105,12 +107,15 @@ describe("lib/provider-app", () => {
       transports: ["codex", "vp"],
       voiceModes: ["standard"],
       maxRequestBytes: 8192,
+      rateLimit: { limit: 5, windowMs: 60_000 },
+      allowedModels: ["gpt-realtime-1.5"],
       chatgptUrl: "http://127.0.0.1:4010",
     });
     expect(() => optionsFromEnv({ LWC_REALTIME: "maybe" })).toThrow(/LWC_REALTIME/);
     expect(() => optionsFromEnv({ LWC_REALTIME_TRANSPORTS: "codex,pigeon" })).toThrow(/LWC_REALTIME_TRANSPORTS/);
     expect(() => optionsFromEnv({ LWC_REALTIME_VOICE_MODES: "loud" })).toThrow(/LWC_REALTIME_VOICE_MODES/);
     expect(() => optionsFromEnv({ LWC_REALTIME_MAX_REQUEST_BYTES: "0" })).toThrow(/LWC_REALTIME_MAX_REQUEST_BYTES/);
+    expect(() => optionsFromEnv({ LWC_REALTIME_RATE_LIMIT_PER_MINUTE: "many" })).toThrow(/LWC_REALTIME_RATE_LIMIT_PER_MINUTE/);
   });
 
   it("refuses a too-short LWC_SECRET at start-up", async () => {

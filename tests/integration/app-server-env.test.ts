@@ -46,6 +46,20 @@ describe("agent voice environment", () => {
     );
   });
 
+  it("reads the caps per account and per instance (defaults 2 and 8)", async () => {
+    const { optionsFromEnv } = await load();
+    expect(optionsFromEnv({ LWC_CODEX_COMMAND: "codex" }).realtime?.appServer).toMatchObject({ maxSessionsPerAccount: 2, maxSessions: 8 });
+    const custom = optionsFromEnv({
+      LWC_CODEX_COMMAND: "codex",
+      LWC_REALTIME_APP_SERVER_MAX_SESSIONS_PER_ACCOUNT: "1",
+      LWC_REALTIME_APP_SERVER_MAX_SESSIONS: "20",
+    });
+    expect(custom.realtime?.appServer).toMatchObject({ maxSessionsPerAccount: 1, maxSessions: 20 });
+    expect(() => optionsFromEnv({ LWC_CODEX_COMMAND: "codex", LWC_REALTIME_APP_SERVER_MAX_SESSIONS: "0" })).toThrow(
+      /LWC_REALTIME_APP_SERVER_MAX_SESSIONS/,
+    );
+  });
+
   it("refuses a limit that is not a positive integer, naming the variable", async () => {
     const { optionsFromEnv } = await load();
     expect(() => optionsFromEnv({ LWC_CODEX_COMMAND: "codex", LWC_REALTIME_APP_SERVER_IDLE_SECONDS: "soon" })).toThrow(
