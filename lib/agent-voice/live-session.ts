@@ -13,6 +13,7 @@ import type { ConfirmTool, PendingToolCall, RealtimeTool, ToolAccount, ToolConte
 import type { KeyValueStore } from "@/lib/stores/types";
 import type { Logger } from "@/lib/server/logger";
 import { LOG_PREFIX } from "@/lib/server/logger";
+import { upstreamSnippet } from "@/lib/upstream/redact";
 
 /** How long `thread/realtime/stop` may take before the process is ended regardless. */
 const STOP_REQUEST_TIMEOUT_MS = 1_000;
@@ -355,7 +356,9 @@ export async function startLiveSession(
     await close("start_failed");
     resolveClosed();
     if (error instanceof LiveSessionStartError) throw error;
-    throw new LiveSessionStartError(describe(error));
+    // codex's own words can name the upstream address or quote the provider: the log line only.
+    logger.warn(`${LOG_PREFIX} realtime app-server refused the start: ${upstreamSnippet(describe(error)) ?? "no message"}`);
+    throw new LiveSessionStartError("the app-server refused to start the voice session");
   } finally {
     clearTimeout(timeout);
   }

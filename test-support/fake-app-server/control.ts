@@ -10,8 +10,10 @@ import { fileURLToPath } from "node:url";
 const FAKE_PATH = fileURLToPath(new URL("./fake-app-server.mjs", import.meta.url));
 
 export interface FakeScript {
-  start?: "ok" | "realtime_error" | "hang" | "exit_on_start";
+  start?: "ok" | "realtime_error" | "thread_start_error" | "hang" | "exit_on_start";
   realtimeErrorMessage?: string;
+  /** The JSON-RPC error message `thread/start` answers with (start: "thread_start_error"). */
+  threadStartErrorMessage?: string;
   answerSdp?: string;
   ignoreStdinEnd?: boolean;
   ignoreSigterm?: boolean;

@@ -4,8 +4,8 @@
 // ask for approvals or refresh, fail, hang or die. Self-contained (plain Node, no imports of ours).
 //
 // Usage: fake-app-server.mjs --control <dir> app-server
-//   <dir>/script.json   read at start: { start: "ok" | "realtime_error" | "hang" | "exit_on_start",
-//                       ignoreStdinEnd, ignoreSigterm, answerSdp, realtimeErrorMessage, initializeDelayMs }
+//   <dir>/script.json   read at start: { start: "ok" | "realtime_error" | "thread_start_error" | "hang" | "exit_on_start",
+//                       ignoreStdinEnd, ignoreSigterm, answerSdp, realtimeErrorMessage, threadStartErrorMessage, initializeDelayMs }
 //   <dir>/commands.jsonl appended by the test; each line one command (acted on by the process that
 //                       has a live realtime thread): {do: "handoff"|"tool_call"|"request"|"notify"|"exit"|"realtime_closed", …}
 //   <dir>/log.jsonl     written here: {pid, dir: "in"|"out", message} for every message, and one
@@ -102,6 +102,7 @@ function handleRequest(message) {
       return notify("account/updated", { authMode: "chatgptAuthTokens", planType });
     case "thread/start":
       if (params.dynamicTools && !experimental) return fail(-32600, "thread/start.dynamicTools requires experimentalApi capability");
+      if (script.start === "thread_start_error") return fail(-32603, script.threadStartErrorMessage ?? "the fake thread/start failed");
       threadId = randomUUID();
       reply({
         thread: threadObject(params),

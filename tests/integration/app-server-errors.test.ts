@@ -112,6 +112,20 @@ describe("app-server routes: errors", () => {
       expect(h.evidence.logs.map((line) => line.message).join("\n")).not.toContain("upstream said no");
     });
 
+    it("when codex refuses the thread: its words (which can name the upstream address) stay in the log", async () => {
+      const codexWords = "error sending request for url (http://10.255.255.1:9/backend-api/codex/responses)";
+      h = await startAgentHarness({ script: { start: "thread_start_error", threadStartErrorMessage: codexWords } });
+      const client = await h.signedIn();
+      const reply = await client.post(start, { sdp: OFFER_SDP });
+      expect(reply.status).toBe(502);
+      expect(reply.json()).toEqual({
+        error: "realtime_app_server_start_failed",
+        message: "the app-server refused to start the voice session",
+      });
+      expect(reply.text).not.toContain("10.255.255.1");
+      expect(h.evidence.logs.map((line) => line.message).join("\n")).toContain("refused the start: error sending request for url (http://10.255.255.1");
+    });
+
     it("when the process dies during the start", async () => {
       h = await startAgentHarness({ script: { start: "exit_on_start" } });
       const client = await h.signedIn();
