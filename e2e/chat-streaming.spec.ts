@@ -8,8 +8,10 @@ test.describe("chat", () => {
     account,
   }) => {
     await chat.selectModel("gpt-5.5-codex");
+    // A slow pace for this reply, so a busy machine still renders (and the poll below sees) a partial reply.
+    await mock.addFault({ fault: "slow_stream", accountId: account.accountId, delayMs: 150 });
 
-    // About 50 words, one per delta: the reply streams for roughly two seconds.
+    // About 50 words, one per delta: the reply streams for roughly seven seconds.
     const firstMessage = longMessage(48, "alpha");
     const firstReply = expectedReply(firstMessage);
     await chat.send(firstMessage);

@@ -18,6 +18,8 @@ const sawPartialImage = (page: Page) => page.evaluate(() => (window as unknown a
 test.describe("images out", () => {
   test("asking for a picture shows partial images as they stream, then the final one with a download, kept after a reload", async ({ page, signedInChat: chat, mock, account }) => {
     await watchForPartialImages(page);
+    // A slow pace, so each partial image stays on screen long enough to be rendered on a busy machine.
+    await mock.addFault({ fault: "slow_stream", accountId: account.accountId, delayMs: 400 });
     await page.getByTestId("image-toggle").click();
     await expect(page.getByTestId("image-toggle")).toHaveAttribute("aria-checked", "true");
     await chat.input.fill("a red fox in the snow");

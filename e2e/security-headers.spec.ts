@@ -1,5 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
+import { CODEX_FOR_E2E } from "./support/codex";
 
 /** Records every CSP violation the page reports (the DOM event and the console line both). */
 async function watchCspViolations(page: Page): Promise<string[]> {
@@ -61,7 +62,8 @@ test("signing in and a streamed markdown reply with code run without a single CS
 test("/api/health reports the store and the kill switch, with a request id on API replies", async ({ request }) => {
   const health = await request.get("/api/health");
   expect(health.status()).toBe(200);
-  expect(await health.json()).toEqual({ status: "ok", store: "ok", modelAccess: "on" });
+  // Agent voice runs codex in its sandbox when the suite has codex (bubblewrap is installed with it).
+  expect(await health.json()).toEqual({ status: "ok", store: "ok", modelAccess: "on", agentVoice: CODEX_FOR_E2E ? "sandboxed" : "off" });
   const session = await request.get("/api/provider/session", { headers: { "x-request-id": "uptime-check-1" } });
   expect(session.headers()["x-request-id"]).toBe("uptime-check-1");
 });

@@ -111,6 +111,27 @@ describe("backend faults", () => {
     await reply.text();
   });
 
+  it("slow_stream: pauses delayMs between the chunks of the next stream, once", async () => {
+    const gapsOf = async (): Promise<number[]> => {
+      const reply = await respond();
+      const reader = reply.body!.getReader();
+      const arrivals: number[] = [];
+      for (;;) {
+        const { done } = await reader.read();
+        if (done) break;
+        arrivals.push(Date.now());
+      }
+      return arrivals.slice(1).map((at, index) => at - arrivals[index]!);
+    };
+    mock.addFault({ fault: "slow_stream", delayMs: 120 });
+    const slowGaps = await gapsOf();
+    expect(slowGaps.length).toBeGreaterThan(2);
+    expect(Math.min(...slowGaps.slice(0, -1))).toBeGreaterThanOrEqual(100);
+    // Used up: the next stream runs at the usual pace (1 ms here), far quicker than the slow one.
+    const total = (gaps: number[]) => gaps.reduce((sum, gap) => sum + gap, 0);
+    expect(total(await gapsOf())).toBeLessThan(total(slowGaps) / 2);
+  });
+
   it("backend_unauthorized: next backend call answers 401", async () => {
     mock.addFault({ fault: "backend_unauthorized" });
     const reply = await getModels(mock, demo);

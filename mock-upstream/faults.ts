@@ -1,6 +1,7 @@
 import { MOCK_FAULTS, type FaultRule, type MockFault } from "./types";
 
 export const DEFAULT_SLOW_FIRST_BYTE_MS = 1500;
+export const DEFAULT_SLOW_STREAM_CHUNK_MS = 250;
 
 interface ActiveRule {
   rule: FaultRule;
@@ -18,6 +19,7 @@ const FAULT_SITES: Record<MockFault, readonly FaultSite[]> = {
   fast_tier_rejected: ["responses"],
   stream_cut: ["responses"],
   slow_first_byte: ["responses"],
+  slow_stream: ["responses"],
   backend_unauthorized: ["models", "responses", "realtime"],
   dead_refresh_token: ["refresh"],
   refresh_server_error: ["refresh"],

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { authenticateBackendCall, claimedAccountId, sendUnauthorized } from "./backend-auth";
 import { sendCloudflareChallenge, sendInputEchoed, sendServerError, sendUsageLimit } from "./backend-errors";
 import type { MockContext, RouteHandler } from "./context";
-import { DEFAULT_SLOW_FIRST_BYTE_MS, markerFaults } from "./faults";
+import { DEFAULT_SLOW_FIRST_BYTE_MS, DEFAULT_SLOW_STREAM_CHUNK_MS, markerFaults } from "./faults";
 import { delayUnlessClosed, isRecord, sendJson } from "./http-util";
 import { writeToolCallStream } from "./codex/tool-call-stream";
 import { lastUserText } from "./reply-text";
@@ -24,6 +24,7 @@ export const handleResponses: RouteHandler = async (context, call) => {
   const fires = faultTrigger(context, markerFaults(lastUserText(rawInput)));
   const claimed = claimedAccountId(context, call);
 
+  const slowStream = fires("slow_stream", claimed);
   const slow = fires("slow_first_byte", claimed);
   if (slow && !(await delayUnlessClosed(call.response, slow.delayMs ?? DEFAULT_SLOW_FIRST_BYTE_MS))) return;
   if (fires("cloudflare_challenge", claimed)) return sendCloudflareChallenge(call);
@@ -59,7 +60,7 @@ export const handleResponses: RouteHandler = async (context, call) => {
   call.response.flushHeaders();
   if (scripted && scripted.kind !== "message") return writeToolCallStream(call.response, request, scripted);
   await writeResponseStream(call.response, request, {
-    chunkDelayMs: context.options.streamChunkDelayMs,
+    chunkDelayMs: slowStream ? (slowStream.delayMs ?? DEFAULT_SLOW_STREAM_CHUNK_MS) : context.options.streamChunkDelayMs,
     cutAfterDeltas: cut ? 2 : undefined,
     onCut: call.markServerCut,
     reply: scripted?.kind === "message" ? scripted.text : undefined,

@@ -87,6 +87,7 @@ export const MOCK_FAULTS = [
   "fast_tier_rejected",
   "stream_cut",
   "slow_first_byte",
+  "slow_stream",
   "backend_unauthorized",
   "dead_refresh_token",
   "refresh_server_error",
@@ -107,7 +108,7 @@ export interface FaultRule {
   accountId?: string;
   /** Default 1; 0 = until cleared. */
   times?: number;
-  /** For slow_first_byte: delay before the headers, default 1500. */
+  /** For slow_first_byte: delay before the headers, default 1500. For slow_stream: the pause between chunks, default 250. */
   delayMs?: number;
 }
 

@@ -1,24 +1,9 @@
 import { z } from "zod";
+import type { MockFault } from "../../mock-upstream/types";
 import { MOCK_UPSTREAM_URL } from "./servers";
 
 /** The mock's fault names (docs/mock-upstream.md). */
-export type MockFault =
-  | "server_error"
-  | "usage_limit"
-  | "cloudflare_challenge"
-  | "fast_tier_rejected"
-  | "stream_cut"
-  | "slow_first_byte"
-  | "backend_unauthorized"
-  | "dead_refresh_token"
-  | "refresh_server_error"
-  | "device_code_disabled"
-  | "device_code_server_error"
-  | "realtime_non_sdp"
-  | "realtime_hang"
-  | "realtime_never_connects"
-  | "input_echoed"
-  | "realtime_session_refused";
+export type { MockFault } from "../../mock-upstream/types";
 
 export interface FaultRule {
   fault: MockFault;
