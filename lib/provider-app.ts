@@ -9,6 +9,7 @@ import { closeOnShutdown } from "@/lib/server/shutdown";
 import { AGENT_SANDBOX_NAMES } from "@/lib/agent-voice/sandbox/types";
 import { referenceConfirmTool, referenceTools } from "@/lib/agent-voice/tools";
 import { REALTIME_TRANSPORTS, VOICE_MODES } from "@/lib/upstream/realtime";
+import { uncachedFetch } from "@/lib/upstream/uncached-fetch";
 
 const commaList = z
   .string()
@@ -82,6 +83,12 @@ const envSchema = z.object({
     .transform((value) => (value?.trim() ? value.trim().toLowerCase() : "0"))
     .pipe(z.enum(["1", "0", "on", "off", "true", "false"]))
     .transform((value) => value === "1" || value === "on" || value === "true"),
+  // Read by the bench's floor route (app/api/bench-floor/route.ts); checked here too. Never set it in production.
+  LWC_BENCH_FLOOR: z
+    .string()
+    .optional()
+    .transform((value) => (value?.trim() ? value.trim() : "0"))
+    .pipe(z.enum(["0", "1"])),
   // Build-time settings, read by next.config.ts (Next's basePath and build folder); checked here too.
   LWC_BASE_PATH: z
     .string()
@@ -102,16 +109,6 @@ const envSchema = z.object({
  * and .env.example must list exactly these (lib/env-docs.test.ts checks).
  */
 export const ENV_VARIABLES: readonly string[] = [...Object.keys(envSchema.shape), ...STORE_ENV_VARIABLES];
-
-/**
- * Next.js wraps the global fetch for its data cache. Upstream calls carry one user's credentials
- * and must never be cached, and the wrapper costs about 2.5 ms per call on the streaming hot path,
- * so they go through the original fetch (looked up per call: Next patches after modules load).
- */
-const uncachedFetch: typeof fetch = (input, init) => {
-  const current = globalThis.fetch as typeof fetch & { _nextOriginalFetch?: typeof fetch };
-  return (current._nextOriginalFetch ?? current)(input, init);
-};
 
 /** The handler options from the environment; throws naming the bad variable (never its value). */
 export function optionsFromEnv(env: Record<string, string | undefined>): ProviderHandlerOptions {

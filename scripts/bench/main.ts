@@ -2,41 +2,31 @@
  * `npm run bench`: measures the proxy against the mock provider with a production build.
  * Prints medians over repeated runs; nothing here asserts, the numbers are for reading.
  */
-import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { startNextServer, type NextServer } from "../../test-support/next-server";
 import { startRedisServer } from "../../test-support/redis-server";
 import { startUpstashBridge } from "../../test-support/upstash-bridge";
-import { backendHeaders } from "../../lib/upstream/backend";
-import { exchangeAuthorizationCode, pollDeviceAuthorization, requestDeviceCode } from "../../lib/upstream/device-flow";
-import { readAccountInfo } from "../../lib/upstream/jwt";
-import { resolveUpstreamConfig } from "../../lib/upstream/config";
-import { normalizeResponsesBody } from "../../lib/upstream/responses";
-import type { BackendAuth } from "../../lib/upstream/types";
 import { benchAppServer } from "./app-server";
+import { ensureProductionBuild } from "./build";
 import { startCountingProxy } from "./counting-proxy";
+import { compareWithFloor, floorRows, loadNote } from "./floor-comparison";
 import { mockControl, startMockProcess } from "./mock-process";
 import { treeRssBytes } from "./process-memory";
 import { realtimeSignalingMedians } from "./realtime-timing";
+import { API, directInit, requestBody, signInDirectly, signInThroughApp } from "./sign-in";
 import { formatTable, median } from "./stats";
 import { timeStream } from "./stream-timing";
 import { voiceConnectRow } from "./voice-connect";
 
 const SECRET = "benchmark-secret-0123456789abcdefghijklmnop";
 const RUNS = Number(process.env.BENCH_RUNS ?? 50);
-const API = "/api/provider";
 
 async function main(): Promise<void> {
-  if (!existsSync(".next/BUILD_ID")) {
-    console.log("No production build yet: running `next build`…");
-    const build = spawnSync(process.execPath, ["node_modules/next/dist/bin/next", "build"], { stdio: "inherit" });
-    if (build.status !== 0) throw new Error("next build failed");
-  }
+  const distDir = ensureProductionBuild();
   const mock = await startMockProcess();
   const cleanups: (() => Promise<unknown>)[] = [async () => mock.child.kill("SIGTERM")];
   try {
-    const env = { LWC_ISSUER_URL: mock.url, LWC_CODEX_BASE_URL: `${mock.url}/backend-api/codex`, LWC_SECRET: SECRET, LWC_RATE_LIMIT_PER_MINUTE: "1000000" };
+    const env = { LWC_ISSUER_URL: mock.url, LWC_CODEX_BASE_URL: `${mock.url}/backend-api/codex`, LWC_SECRET: SECRET, LWC_RATE_LIMIT_PER_MINUTE: "1000000", LWC_BENCH_FLOOR: "1" };
     const app = await startNextServer(env);
     cleanups.push(() => app.stop());
     await mockControl(mock.url, "/__mock/options", { streamChunkDelayMs: 0, pollIntervalSeconds: 1 });
@@ -96,6 +86,14 @@ async function main(): Promise<void> {
     console.log(`\nProxy benchmark (${RUNS} runs each, medians; next start + mock provider on loopback)\n`);
     console.log(formatTable(rows));
 
+    const loadBefore = loadNote();
+    const floor = await compareWithFloor(app, mock.url, cookie, direct);
+    console.log(
+      `\nThe proxy against the framework's floor, a bare forwarding route in the same build (${distDir}; ` +
+        `${floor.rounds} rounds of ${floor.block} replies each, taking turns; ${loadBefore} before, ${loadNote()} after)\n`,
+    );
+    console.log(formatTable(floorRows(floor)));
+
     console.log("\nStore round trips per request with the Upstash store (real Redis behind the REST bridge)\n");
     console.log(formatTable(await storeRoundTrips(mock.url, cleanups)));
 
@@ -104,42 +102,6 @@ async function main(): Promise<void> {
   } finally {
     for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
   }
-}
-
-function requestBody(text: string) {
-  return { model: "gpt-5.5", instructions: "Answer.", input: [{ role: "user", content: [{ type: "input_text", text }] }] };
-}
-
-function directInit(mockUrl: string, auth: BackendAuth, text: string): RequestInit {
-  const config = resolveUpstreamConfig({ issuer: mockUrl, codexBaseUrl: `${mockUrl}/backend-api/codex` });
-  const headers = backendHeaders(config, auth, { "content-type": "application/json", accept: "text/event-stream" });
-  return { method: "POST", headers, body: JSON.stringify(normalizeResponsesBody(requestBody(text))) };
-}
-
-async function signInThroughApp(appUrl: string, mockUrl: string): Promise<string> {
-  const login = await fetch(`${appUrl}${API}/login`, { method: "POST" });
-  const cookie = (login.headers.getSetCookie()[0] ?? "").split(";")[0]!;
-  const { userCode } = (await login.json()) as { userCode: string };
-  // A login started without the x-lwc-login-nonce header is polled with the cookie alone (the contract).
-  await mockControl(mockUrl, "/__mock/approve", { userCode, account: { accountId: "acct_bench", email: "bench@example.com" } });
-  for (let attempt = 0; attempt < 50; attempt += 1) {
-    const status = await fetch(`${appUrl}${API}/status`, { headers: { cookie } });
-    const rotated = status.headers.getSetCookie()[0]?.split(";")[0];
-    const body = (await status.json()) as { status: string };
-    if (body.status === "authenticated") return rotated ?? cookie;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error("sign-in through the app did not complete");
-}
-
-async function signInDirectly(mockUrl: string): Promise<BackendAuth> {
-  const config = resolveUpstreamConfig({ issuer: mockUrl, codexBaseUrl: `${mockUrl}/backend-api/codex` });
-  const device = await requestDeviceCode(config);
-  await mockControl(mockUrl, "/__mock/approve", { userCode: device.userCode, account: { accountId: "acct_bench_direct", email: "direct@example.com" } });
-  const poll = await pollDeviceAuthorization(config, device);
-  if (poll.status !== "approved") throw new Error("direct sign-in was not approved");
-  const tokens = await exchangeAuthorizationCode(config, poll);
-  return { accessToken: tokens.accessToken, accountId: readAccountInfo(tokens).accountId };
 }
 
 async function requestsPerSecond(url: string, cookie: string): Promise<number> {
