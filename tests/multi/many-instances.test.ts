@@ -142,7 +142,7 @@ describe("two instances sharing Upstash Redis", () => {
     // The uptime check says so too, without naming the store's address or token.
     const degraded = await fetch(`${cluster.a.url}/api/health`);
     expect(degraded.status).toBe(503);
-    expect(await degraded.json()).toEqual({ status: "degraded", store: "unavailable", modelAccess: "on" });
+    expect(await degraded.json()).toEqual({ status: "degraded", store: "unavailable", modelAccess: "on", agentVoice: "off" });
 
     await cluster.redis.start();
     for (const base of [cluster.a.url, cluster.b.url]) {
@@ -152,7 +152,7 @@ describe("two instances sharing Upstash Redis", () => {
     }
     const healthy = await fetch(`${cluster.b.url}/api/health`);
     expect(healthy.status).toBe(200);
-    expect(await healthy.json()).toEqual({ status: "ok", store: "ok", modelAccess: "on" });
+    expect(await healthy.json()).toEqual({ status: "ok", store: "ok", modelAccess: "on", agentVoice: "off" });
   });
 });
 
