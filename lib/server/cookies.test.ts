@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createCookieSigner, readCookieValues, serializeSessionCookie } from "./cookies";
-import { randomId } from "./encoding";
+import { randomId, toBase64Url } from "./encoding";
 import { resolveOptions } from "./options";
 
 const SECRET_A = "a".repeat(32);
@@ -15,6 +15,15 @@ describe("createCookieSigner", () => {
     expect(await rotated.verify(value)).toBe(id);
     expect(await rotated.verify(await rotated.sign(id))).toBe(id);
     expect(await createCookieSigner([SECRET_A]).verify(value)).toBeNull();
+  });
+
+  it("signs exactly as HMAC-SHA256 over the context and id (Web Crypto), so cookies already issued keep verifying", async () => {
+    const id = randomId();
+    const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(SECRET_B), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+    const mac = await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`lwc-session-cookie.v1.${id}`));
+    const issued = `${id}.${toBase64Url(new Uint8Array(mac))}`;
+    expect(await createCookieSigner([SECRET_B]).sign(id)).toBe(issued);
+    expect(await createCookieSigner([SECRET_A, SECRET_B]).verify(issued)).toBe(id);
   });
 
   it("rejects tampering, truncation and odd shapes", async () => {
