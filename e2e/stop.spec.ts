@@ -2,7 +2,9 @@ import { expect, test } from "./fixtures";
 import { expectedReply, longMessage } from "./support/mock-replies";
 
 test("stopping a reply mid-stream cancels the upstream request", async ({ signedInChat: chat, mock, account }) => {
-  // About 120 words at one word per delta: several seconds of streaming to stop in.
+  // About 120 words at one word per delta, paced at 150 ms: many seconds of streaming to stop in, even
+  // on a busy machine (at the suite's 40 ms a loaded browser saw the reply finish before it could stop it).
+  await mock.addFault({ fault: "slow_stream", accountId: account.accountId, delayMs: 150 });
   const message = longMessage(120, "stop");
   const fullReply = expectedReply(message);
   await chat.send(message);
