@@ -158,11 +158,14 @@ export function createProviderHandler(options: ProviderHandlerOptions = {}): Pro
     return errorResponse(403, "origin_not_allowed", { origin: verdict.origin });
   }
 
-  /** Runs one request with its id in scope for the logger, and puts the id on the reply. */
+  /**
+   * Runs one request with its id in scope for the logger, and puts the id on the reply. Every reply
+   * reaching it is already no-store with mutable headers (`finish`, or a plain-text 404 of ours).
+   */
   function withRequestId(serve: (request: Request) => Promise<Response>) {
     return async (request: Request): Promise<Response> => {
       const requestId = requestIdOf(request);
-      const response = ensureNoStore(await runWithRequestId(requestId, () => serve(request)));
+      const response = await runWithRequestId(requestId, () => serve(request));
       response.headers.set(REQUEST_ID_HEADER, requestId);
       return response;
     };
@@ -172,7 +175,7 @@ export function createProviderHandler(options: ProviderHandlerOptions = {}): Pro
     const match = router.match(request);
     if (match.kind === "not_found") return textResponse("Not Found", 404);
     const verdict = checkOrigin(request, resolved.allowedOrigins);
-    const method = request.method.toUpperCase();
+    const { method } = match;
 
     if (method === "OPTIONS") {
       if (verdict.kind === "rejected") return finish(rejectOrigin(verdict), verdict);

@@ -17,6 +17,8 @@ export type RouteMatch =
   | {
       kind: "found";
       pattern: string;
+      /** The request's method, upper case. */
+      method: string;
       params: Record<string, string>;
       /** Undefined when the path is known but the method is not (405), or for OPTIONS. */
       handler: RouteHandler | undefined;
@@ -46,20 +48,23 @@ function matchSegments(pattern: string[], path: string[]): Record<string, string
 
 /** Routes a request by its pathname below basePath. Exact matches only: no trailing-slash aliases. */
 export function createRouter(basePath: string, routes: readonly RouteDefinition[]) {
-  const table = routes.map((route) => ({ route, segments: route.pattern.split("/").slice(1) }));
+  const table = routes.map((route) => ({
+    route,
+    segments: route.pattern.split("/").slice(1),
+    allow: [...Object.keys(route.methods), "OPTIONS"].join(", "),
+  }));
 
   return {
     match(request: Request): RouteMatch {
       const { pathname } = new URL(request.url);
       if (!pathname.startsWith(`${basePath}/`)) return { kind: "not_found" };
       const segments = pathname.slice(basePath.length).split("/").slice(1);
-      for (const { route, segments: pattern } of table) {
+      for (const { route, segments: pattern, allow } of table) {
         const params = matchSegments(pattern, segments);
         if (params === null) continue;
         const method = request.method.toUpperCase() as HttpMethod;
         const handler = method === "OPTIONS" ? undefined : route.methods[method];
-        const allow = [...Object.keys(route.methods), "OPTIONS"].join(", ");
-        return { kind: "found", pattern: route.pattern, params, handler, allow };
+        return { kind: "found", pattern: route.pattern, method, params, handler, allow };
       }
       return { kind: "not_found" };
     },
