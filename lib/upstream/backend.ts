@@ -68,10 +68,12 @@ export function describeUpstreamFailure(status: number, bodyText: string, inputs
 /** Prefix of the backend's usage headers (plan windows, credits), worth passing to the browser. */
 export const USAGE_HEADER_PREFIX = "x-codex-";
 
-export function pickUsageHeaders(headers: Headers): Headers {
-  const picked = new Headers();
+/** The backend's usage headers (lower-case names), as a plain record to build a reply's headers from. */
+export function pickUsageHeaders(headers: Headers): Record<string, string> {
+  const picked: Record<string, string> = {};
+  // Headers iterates lower-case names.
   headers.forEach((value, name) => {
-    if (name.toLowerCase().startsWith(USAGE_HEADER_PREFIX)) picked.set(name, value);
+    if (name.startsWith(USAGE_HEADER_PREFIX)) picked[name] = value;
   });
   return picked;
 }

@@ -129,10 +129,11 @@ export function createResponsesRoute(
         return unexpectedContentTypeResponse(options.logger, upstream);
       }
 
+      // A plain record: the Response builds its one Headers list from it.
       const replyHeaders = pickUsageHeaders(upstream.headers);
-      replyHeaders.set("content-type", upstream.headers.get("content-type")!);
-      replyHeaders.set("cache-control", NO_STORE);
-      if (fellBack) replyHeaders.set(SERVICE_TIER_FALLBACK_HEADER, "auto");
+      replyHeaders["content-type"] = upstream.headers.get("content-type")!;
+      replyHeaders["cache-control"] = NO_STORE;
+      if (fellBack) replyHeaders[SERVICE_TIER_FALLBACK_HEADER] = "auto";
       // Piped as it arrives: no buffering, and a client abort cancels the upstream request.
       const stream = upstream.body ? guardUpstreamStream(upstream.body, options.logger, request.signal, options.maxStreamMs || undefined) : null;
       return new Response(stream, { status: upstream.status, headers: replyHeaders });
