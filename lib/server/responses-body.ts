@@ -1,21 +1,17 @@
-import { z } from "zod";
 import { readBodyWithLimit } from "./body-limit";
 import { errorResponse } from "./json";
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from "./json-depth";
 
-/** The only shape rules we check ourselves; the rest of the Responses API body passes through. */
-const responsesRequestSchema = z.looseObject({
-  model: z.string({ error: "`model` must be a non-empty string" }).trim().min(1, "`model` must be a non-empty string"),
-  input: z.union([z.string(), z.array(z.unknown())], { error: "`input` must be a string or an array" }),
-});
-
-export type ResponsesRequestBody = z.infer<typeof responsesRequestSchema>;
+/** The only shape rules we check ourselves (`model`, `input`); the rest of the Responses API body passes through. */
+export type ResponsesRequestBody = Record<string, unknown> & { model: string; input: string | unknown[] };
 
 export type BodyResult = { ok: true; body: ResponsesRequestBody } | { ok: false; response: Response };
 
 function invalid(message: string): BodyResult {
   return { ok: false, response: errorResponse(400, "invalid_responses_request", { message }) };
 }
+
+const decoder = new TextDecoder();
 
 /** Size limit first (413 before any parsing), then nesting depth, then JSON, then the shape. Messages never echo the body. */
 export async function readResponsesBody(request: Request, maxRequestBytes: number): Promise<BodyResult> {
@@ -28,7 +24,7 @@ export async function readResponsesBody(request: Request, maxRequestBytes: numbe
     if (request.signal.aborted) return { ok: false, response: new Response(null, { status: 499 }) };
     return invalid("The request body could not be read to its end.");
   }
-  const text = new TextDecoder().decode(read.bytes);
+  const text = decoder.decode(read.bytes);
   if (exceedsJsonDepth(text)) return invalid(`The request body nests deeper than ${MAX_JSON_DEPTH} levels.`);
   let json: unknown;
   try {
@@ -39,10 +35,10 @@ export async function readResponsesBody(request: Request, maxRequestBytes: numbe
   if (typeof json !== "object" || json === null || Array.isArray(json)) {
     return invalid("The request body must be a JSON object.");
   }
-  const parsed = responsesRequestSchema.safeParse(json);
-  if (!parsed.success) {
-    // Each rule's message names its field.
-    return invalid(parsed.error.issues[0]?.message ?? "The request body has an unexpected shape.");
-  }
-  return { ok: true, body: parsed.data };
+  // Checked in place on the object JSON.parse just made (no copy of the body); each message names its field.
+  const body = json as Record<string, unknown>;
+  if (typeof body.model !== "string" || body.model.trim() === "") return invalid("`model` must be a non-empty string");
+  if (typeof body.input !== "string" && !Array.isArray(body.input)) return invalid("`input` must be a string or an array");
+  body.model = body.model.trim();
+  return { ok: true, body: body as ResponsesRequestBody };
 }
