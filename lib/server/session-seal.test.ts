@@ -22,11 +22,14 @@ describe("createSealer", () => {
     expect(await sealer.unseal("not a seal")).toBeNull();
   });
 
-  it("opens a seal it has seen before to an independent copy each time", async () => {
+  it("opens a seal it has seen before to the same deeply frozen value, which nobody can change", async () => {
     const sealer = createSealer([NEW]);
     const sealed = await sealer.seal({ nested: { count: 1 } }, 60);
     const first = (await sealer.unseal(sealed)) as { nested: { count: number } };
-    first.nested.count = 99;
+    expect(() => {
+      first.nested.count = 99;
+    }).toThrow(TypeError);
+    expect(await sealer.unseal(sealed)).toBe(first);
     expect(await sealer.unseal(sealed)).toEqual({ nested: { count: 1 } });
     // A seal remembered by one sealer is still refused by a sealer without its secret.
     expect(await createSealer([OLD]).unseal(sealed)).toBeNull();

@@ -38,7 +38,10 @@ export function resolveSecrets(secrets: readonly string[] | undefined, logger: L
 export interface Sealer {
   /** Encrypts and authenticates `data` with the first secret; the seal expires after `ttlSeconds`. */
   seal(data: unknown, ttlSeconds: number): Promise<string>;
-  /** The data, or null when no configured secret opens the seal (tampered, foreign, expired). */
+  /**
+   * The data, or null when no configured secret opens the seal (tampered, foreign, expired). Deeply
+   * frozen: a seal opened before gives the same value again, so copy it before changing anything.
+   */
   unseal(sealed: string): Promise<unknown>;
 }
 
@@ -47,6 +50,14 @@ function sealParts(sealed: string): { passwordId: string; expiresAt: number } | 
   const parts = sealed.split("~")[0]?.split("*") ?? [];
   if (parts.length !== 8) return null;
   return { passwordId: parts[1] || "default", expiresAt: Number(parts[5]) || Number.POSITIVE_INFINITY };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const item of Object.values(value)) deepFreeze(item);
+  }
+  return value;
 }
 
 /** How many opened seals to remember: about one per active session of this instance. */
@@ -61,7 +72,8 @@ export function createSealer(secrets: readonly string[]): Sealer {
   if (current === undefined) throw new Error("createSealer needs at least one secret");
   // Opening a seal derives two keys (PBKDF2) and costs about a millisecond on every request of a
   // session. A seal is immutable and authenticated, so what it opened to once stays true until the
-  // seal's own expiry: remember recent ones (insertion-ordered Map as a small LRU). Callers get a copy.
+  // seal's own expiry: remember recent ones (insertion-ordered Map as a small LRU). The value is
+  // frozen once and handed out as is (the session store validates it into a fresh record anyway).
   const opened = new Map<string, { data: unknown; expiresAt: number }>();
   const remember = (sealed: string, data: unknown, expiresAt: number) => {
     opened.delete(sealed);
@@ -74,14 +86,14 @@ export function createSealer(secrets: readonly string[]): Sealer {
       return sealData(data, { password: { 1: current }, ttl: Math.max(1, Math.ceil(ttlSeconds)) });
     },
     async unseal(sealed) {
-      const seal = sealParts(sealed);
-      if (seal === null) return null;
       const known = opened.get(sealed);
       if (known && known.expiresAt > Date.now()) {
         remember(sealed, known.data, known.expiresAt);
-        return structuredClone(known.data);
+        return known.data;
       }
       opened.delete(sealed);
+      const seal = sealParts(sealed);
+      if (seal === null) return null;
       for (const secret of secrets) {
         let failed = false;
         const data = await unsealData<unknown>(sealed, {
@@ -91,8 +103,8 @@ export function createSealer(secrets: readonly string[]): Sealer {
           },
         });
         if (!failed) {
-          remember(sealed, data, seal.expiresAt);
-          return structuredClone(data);
+          remember(sealed, deepFreeze(data), seal.expiresAt);
+          return data;
         }
       }
       return null;

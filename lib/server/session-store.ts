@@ -32,6 +32,7 @@ export function createSessionStore(store: KeyValueStore, sealer: Sealer, now: ()
   async function loadSealed(sessionId: string) {
     const sealed = await store.get(sessionKey(sessionId));
     if (sealed === null) return null;
+    // The parse also copies: the record returned is the caller's own (the sealer's value is shared and frozen).
     const parsed = sessionRecordSchema.safeParse(await sealer.unseal(sealed));
     if (!parsed.success || parsed.data.expiresAt <= now()) return null;
     return { record: parsed.data, sealed };
