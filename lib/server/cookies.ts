@@ -7,6 +7,8 @@ import { isSecureRequest } from "./request-origin";
 const SESSION_ID_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 /** Domain separation: the HMAC key is also used (through iron) to seal records. */
 const SIGNATURE_CONTEXT = "lwc-session-cookie.v1.";
+/** How many verified cookie values to remember: about one per active session of this instance. */
+const VERIFIED_CACHE_SIZE = 1000;
 
 export interface SessionCookieSigner {
   /** `<id>.<HMAC-SHA256 signature>` with the first secret. */
@@ -20,6 +22,15 @@ export function createCookieSigner(secrets: readonly string[]): SessionCookieSig
   // each verify to the thread pool and back through promise jobs, which cost more than the HMAC
   // itself on every request of a session.
   const mac = (secret: string, sessionId: string) => createHmac("sha256", secret).update(SIGNATURE_CONTEXT + sessionId).digest();
+  // A value that verified once verifies again under the same secrets, and a session sends the same
+  // value on every request: remember recent ones (insertion-ordered Map as a small LRU), so the HMAC
+  // runs once per cookie value instead of once per request. Only values that verified get in.
+  const verified = new Map<string, string>();
+  const remember = (cookieValue: string, sessionId: string) => {
+    verified.delete(cookieValue);
+    verified.set(cookieValue, sessionId);
+    if (verified.size > VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value as string);
+  };
 
   return {
     async sign(sessionId) {
@@ -28,13 +39,21 @@ export function createCookieSigner(secrets: readonly string[]): SessionCookieSig
       return `${sessionId}.${toBase64Url(mac(current, sessionId))}`;
     },
     async verify(cookieValue) {
+      const known = verified.get(cookieValue);
+      if (known !== undefined) {
+        remember(cookieValue, known);
+        return known;
+      }
       const dot = cookieValue.lastIndexOf(".");
       if (dot <= 0) return null;
       const sessionId = cookieValue.slice(0, dot);
       const signature = fromBase64Url(cookieValue.slice(dot + 1));
       if (!SESSION_ID_PATTERN.test(sessionId) || signature === null || signature.length !== 32) return null;
       for (const secret of secrets) {
-        if (timingSafeEqual(mac(secret, sessionId), signature)) return sessionId;
+        if (timingSafeEqual(mac(secret, sessionId), signature)) {
+          remember(cookieValue, sessionId);
+          return sessionId;
+        }
       }
       return null;
     },
