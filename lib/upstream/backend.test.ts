@@ -9,11 +9,13 @@ describe("backendHeaders", () => {
       Accept: "text/event-stream",
       Authorization: "Bearer evil",
     });
-    expect(headers.get("authorization")).toBe("Bearer at");
-    expect(headers.get("chatgpt-account-id")).toBe("acct");
-    expect(headers.get("originator")).toBe("codex_cli_rs");
-    expect(headers.get("user-agent")).toBe("test-agent/1");
-    expect(headers.get("accept")).toBe("text/event-stream");
+    expect(headers).toEqual({
+      authorization: "Bearer at",
+      "chatgpt-account-id": "acct",
+      originator: "codex_cli_rs",
+      "user-agent": "test-agent/1",
+      accept: "text/event-stream",
+    });
   });
 });
 

@@ -3,15 +3,17 @@ import { upstreamSnippet } from "./redact";
 import type { BackendAuth, UpstreamConfig } from "./types";
 
 /**
- * Headers for every model-backend call. The auth headers are set last so `extra` can never
- * replace the bearer token or the account id.
+ * Headers for every model-backend call, as a plain record with lower-case names (fetch builds its one
+ * Headers list from it). The auth headers are set last so `extra` can never replace the bearer token
+ * or the account id, whatever the case of its names.
  */
-export function backendHeaders(config: UpstreamConfig, auth: BackendAuth, extra?: HeadersInit): Headers {
-  const headers = new Headers(extra);
-  headers.set("Authorization", `Bearer ${auth.accessToken}`);
-  headers.set("ChatGPT-Account-ID", auth.accountId);
-  headers.set("originator", config.originator);
-  headers.set("User-Agent", config.userAgent);
+export function backendHeaders(config: UpstreamConfig, auth: BackendAuth, extra: Record<string, string> = {}): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(extra)) headers[name.toLowerCase()] = value;
+  headers.authorization = `Bearer ${auth.accessToken}`;
+  headers["chatgpt-account-id"] = auth.accountId;
+  headers.originator = config.originator;
+  headers["user-agent"] = config.userAgent;
   return headers;
 }
 
