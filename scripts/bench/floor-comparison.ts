@@ -18,7 +18,8 @@ export const TTFB_OVER_FLOOR_TARGET_MS = 0.5;
 
 const ROUNDS = Number(process.env.BENCH_FLOOR_ROUNDS ?? 60);
 const BLOCK = 10;
-const WARM_UP = 50;
+// Long enough for V8 to have compiled both paths: the numbers are the steady state of a running server.
+const WARM_UP = 300;
 
 export interface FloorComparison {
   rounds: number;
