@@ -57,6 +57,8 @@ test.describe("conversations kept in the browser", () => {
     const second = await page.context().newPage();
     await second.goto("/");
     const secondChat = new ChatPage(second);
+    // A new tab loads the chat's code first (the sign-in bound), then restores the conversation.
+    await secondChat.expectSignedInAs(account.email);
     await expect(secondChat.userMessages).toContainText("remember me");
     await expect.poll(() => secondChat.conversationIdInUrl()).toBe(id);
     await second.close();
