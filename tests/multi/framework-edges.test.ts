@@ -48,6 +48,28 @@ describe("framework edges", () => {
   });
 });
 
+describe("routes of the build", () => {
+  it("answers 404 on the bench's floor route when the server started without LWC_BENCH_FLOOR, and forwards nothing", async () => {
+    const forwarded = () => mock.requests({ path: "/backend-api/codex/responses" }).length;
+    const before = forwarded();
+    for (const method of ["POST", "GET"]) {
+      const reply = await fetch(`${server.url}/api/bench-floor`, { method, ...(method === "POST" ? { body: "{}" } : {}) });
+      expect(reply.status, method).toBe(404);
+      await reply.arrayBuffer();
+    }
+    expect(forwarded()).toBe(before);
+  });
+
+  it("serves /api/provider/responses (its own static route) with the handler: its 405 with Allow, no-store and a request id", async () => {
+    const reply = await fetch(`${server.url}/api/provider/responses`);
+    expect(reply.status).toBe(405);
+    expect(reply.headers.get("allow")).toBe("POST, OPTIONS");
+    expect(reply.headers.get("cache-control")).toBe("no-store");
+    expect(reply.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await reply.text()).toBe("Method Not Allowed");
+  });
+});
+
 describe("POST /api/example/haiku body limit", () => {
   it("answers 413 to a 96 MB chunked upload from a signed-in user, with the server's peak memory flat", async () => {
     const user = new SessionClient();
