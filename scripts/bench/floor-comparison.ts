@@ -41,9 +41,14 @@ export async function compareWithFloor(
   const pid = app.pid();
   if (!pid) throw new Error("no app pid");
   const text = "Say hello to the benchmark.";
+  // The floor gets the request a browser would send it: the same session cookie (a browser sends it
+  // to every path of the origin, and Next parses it for any route), plus the mock's token, which the
+  // proxy would have added. It forwards only the token.
+  const floorInit = directInit(mockUrl, direct, text);
+  floorInit.headers = { ...(floorInit.headers as Record<string, string>), cookie };
   const paths: Record<"proxy" | "floor", () => Promise<StreamTiming>> = {
     proxy: () => timeStream(`${app.url}${API}/responses`, { method: "POST", headers: { cookie }, body: JSON.stringify(requestBody(text)) }),
-    floor: () => timeStream(`${app.url}${BENCH_FLOOR_PATH}`, directInit(mockUrl, direct, text)),
+    floor: () => timeStream(`${app.url}${BENCH_FLOOR_PATH}`, floorInit),
   };
   const probe = await fetch(`${app.url}${BENCH_FLOOR_PATH}`, { method: "POST" });
   await probe.body?.cancel();
