@@ -9,13 +9,13 @@ import { createProviderHandler } from "../../lib/server/handler";
 import { referenceConfirmTool, referenceTools } from "../../lib/agent-voice/tools";
 import type { AppServerOptions } from "../../lib/agent-voice/types";
 import { startMockUpstream, type MockUpstream } from "../../mock-upstream/server";
+import { TestBrowserPeer } from "../../mock-upstream/voice/test-browser-peer";
 import { createFakeAppServer } from "../../test-support/fake-app-server/control";
 import { serveHandler } from "../../test-support/serve-handler";
 import { treeRssBytes } from "./process-memory";
 import { median } from "./stats";
 
 const API = "/api/provider";
-const OFFER = "v=0\r\no=- 1 2 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\n";
 const SECRET = "benchmark-secret-0123456789abcdefghijklmnop";
 
 /** Our own child processes (each live session's process group leader). */
@@ -44,12 +44,12 @@ async function signIn(appUrl: string, mock: MockUpstream, n: number): Promise<st
   return cookie;
 }
 
-async function startLive(appUrl: string, cookie: string): Promise<{ ms: number; sessionId: string }> {
+async function startLive(appUrl: string, cookie: string, offer: string): Promise<{ ms: number; sessionId: string }> {
   const begin = performance.now();
   const reply = await fetch(`${appUrl}${API}/realtime/app-server`, {
     method: "POST",
     headers: { cookie, "content-type": "application/json" },
-    body: JSON.stringify({ sdp: OFFER, session: { voice: "cove" } }),
+    body: JSON.stringify({ sdp: offer, session: { voice: "cove" } }),
   });
   const body = (await reply.json()) as { sessionId?: string; message?: string };
   if (reply.status !== 201) throw new Error(`start answered ${reply.status}: ${body.message ?? ""}`);
@@ -59,7 +59,7 @@ async function startLive(appUrl: string, cookie: string): Promise<{ ms: number; 
 const hangUp = (appUrl: string, cookie: string, id: string) =>
   fetch(`${appUrl}${API}/realtime/app-server/${id}`, { method: "DELETE", headers: { cookie } }).then((r) => r.arrayBuffer());
 
-async function measure(label: string, appServer: AppServerOptions, runs: number): Promise<[string, string, string, string]> {
+async function measure(label: string, appServer: AppServerOptions, runs: number, offer: string): Promise<[string, string, string, string]> {
   const mock = await startMockUpstream();
   const provider = createProviderHandler({
     secrets: [SECRET],
@@ -74,7 +74,7 @@ async function measure(label: string, appServer: AppServerOptions, runs: number)
     const cookies = [await signIn(served.url, mock, 0), await signIn(served.url, mock, 1), await signIn(served.url, mock, 2)];
     const times: number[] = [];
     for (let i = 0; i < runs + 1; i += 1) {
-      const { ms, sessionId } = await startLive(served.url, cookies[0]!);
+      const { ms, sessionId } = await startLive(served.url, cookies[0]!, offer);
       if (i > 0) times.push(ms); // The first start is cold (and makes the spare when warm).
       await hangUp(served.url, cookies[0]!, sessionId);
       // Let the spare (if any) finish initialising, as it would between two people's calls.
@@ -83,13 +83,14 @@ async function measure(label: string, appServer: AppServerOptions, runs: number)
     let memory = "—";
     if (!appServer.keepWarmProcess) {
       const ids = [];
-      for (const cookie of cookies) ids.push((await startLive(served.url, cookie)).sessionId);
+      for (const cookie of cookies) ids.push((await startLive(served.url, cookie, offer)).sessionId);
       const total = childPids().reduce((sum, pid) => sum + treeRssBytes(pid), 0);
       memory = `${(total / cookies.length / 1e6).toFixed(0)} MB`;
       for (const [n, id] of ids.entries()) await hangUp(served.url, cookies[n]!, id);
     }
     return [label, median(times).toFixed(0), `${Math.min(...times).toFixed(0)}–${Math.max(...times).toFixed(0)}`, memory];
   } finally {
+    await provider.close(); // ends the warm spare
     await served.close();
     await mock.close();
   }
@@ -97,11 +98,24 @@ async function measure(label: string, appServer: AppServerOptions, runs: number)
 
 /** Rows for the agent-voice table; the real executable only when installed and the mock can serve it. */
 export async function benchAppServer(runs = Number(process.env.BENCH_APP_SERVER_RUNS ?? 10)) {
+  // A real offer (a werift peer's, as a browser would send): the mock's voice peer answers only an
+  // offer it can negotiate, and every start (the real codex's) goes through it.
+  const peer = new TestBrowserPeer();
+  try {
+    return await benchWithOffer(await peer.offer(), runs);
+  } finally {
+    await peer.close();
+  }
+}
+
+async function benchWithOffer(offer: string, runs: number) {
   const rows: [string, string, string, string][] = [["Agent voice start (spawn → answer SDP)", "Median ms", "Range ms", "Memory per live session"]];
   const fake = await createFakeAppServer();
   try {
-    rows.push(await measure("fake app-server, cold process", { command: fake.command, keepWarmProcess: false }, runs));
-    rows.push(await measure("fake app-server, warm spare", { command: fake.command, keepWarmProcess: true }, runs));
+    // sandbox "off": the fake writes its log to its control folder, which the bwrap sandbox hides
+    // (it exits at once inside it); the real codex below runs sandboxed, as deployed.
+    rows.push(await measure("fake app-server, cold process", { command: fake.command, keepWarmProcess: false, sandbox: "off" }, runs, offer));
+    rows.push(await measure("fake app-server, warm spare", { command: fake.command, keepWarmProcess: true, sandbox: "off" }, runs, offer));
   } finally {
     await fake.remove();
   }
@@ -119,7 +133,7 @@ export async function benchAppServer(runs = Number(process.env.BENCH_APP_SERVER_
   for (const keepWarmProcess of [false, true]) {
     const label = `codex 0.169.0, ${keepWarmProcess ? "warm spare" : "cold process"}`;
     try {
-      rows.push(await measure(label, { command: real, keepWarmProcess, ...config }, runs));
+      rows.push(await measure(label, { command: real, keepWarmProcess, ...config }, runs, offer));
     } catch (error) {
       rows.push([label, "failed", error instanceof Error ? error.message.slice(0, 80) : "error", "—"]);
     }
