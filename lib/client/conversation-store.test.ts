@@ -62,6 +62,32 @@ describe.each([
     expect(await store.list("acct_a")).toEqual([]);
   });
 
+  it("reads an account's conversations whole, newest first", async () => {
+    const store = await open();
+    await store.save(conversation("acct_a", "c1", 100, "older"));
+    await store.save(conversation("acct_a", "c2", 200, "newer"));
+    await store.save(conversation("acct_b", "c3", 300, "not mine"));
+    const all = await store.all("acct_a");
+    expect(all.map((item) => item.id)).toEqual(["c2", "c1"]);
+    expect(all[0]?.messages[0]?.parts).toEqual([{ type: "text", text: "newer" }]);
+  });
+
+  it("adds only the conversations the account does not have yet, and leaves present ones untouched", async () => {
+    const store = await open();
+    await store.save(conversation("acct_a", "kept", 100, "the local copy"));
+    const added = await store.addMissing("acct_a", [
+      conversation("acct_a", "kept", 500, "an imported copy"),
+      conversation("acct_other", "new", 200, "imported"),
+    ]);
+    expect(added).toEqual(["new"]);
+    expect((await store.get("acct_a", "kept"))?.title).toBe("the local copy");
+    // Whatever account a file names, an import lands in the account that imports it.
+    expect((await store.get("acct_a", "new"))?.accountId).toBe("acct_a");
+    expect(await store.get("acct_other", "new")).toBeUndefined();
+    expect(await store.addMissing("acct_a", [conversation("acct_a", "new", 900, "again")])).toEqual([]);
+    expect((await store.list("acct_a")).map((item) => item.id)).toEqual(["new", "kept"]);
+  });
+
   it("keeps drafts per account and conversation, and forgets them with the account", async () => {
     const store = await open();
     await store.setDraft("acct_a", "c1", "half a thought");

@@ -24,6 +24,13 @@ export interface ConversationStore {
   /** The account's conversations, newest first. */
   list(accountId: string): Promise<ConversationSummary[]>;
   get(accountId: string, id: string): Promise<Conversation | undefined>;
+  /** The account's conversations whole (messages included), newest first: for search and export. */
+  all(accountId: string): Promise<Conversation[]>;
+  /**
+   * Keeps those of `conversations` whose id the account does not have yet (an import), all in one
+   * step; returns the ids added. Ones already present are left exactly as they are.
+   */
+  addMissing(accountId: string, conversations: Conversation[]): Promise<string[]>;
   save(conversation: Conversation): Promise<void>;
   rename(accountId: string, id: string, title: string): Promise<void>;
   remove(accountId: string, id: string): Promise<void>;
@@ -89,6 +96,20 @@ export async function openIndexedDbConversationStore(): Promise<ConversationStor
     async get(accountId, id) {
       return db.get("conversations", [accountId, id]);
     },
+    async all(accountId) {
+      return (await db.getAllFromIndex("conversations", "byAccount", accountId)).sort(byNewest);
+    },
+    async addMissing(accountId, incoming) {
+      const tx = db.transaction("conversations", "readwrite");
+      const added: string[] = [];
+      for (const conversation of incoming) {
+        if ((await tx.store.getKey([accountId, conversation.id])) !== undefined) continue;
+        await tx.store.put({ ...conversation, accountId });
+        added.push(conversation.id);
+      }
+      await tx.done;
+      return added;
+    },
     async save(conversation) {
       await db.put("conversations", conversation);
     },
@@ -134,6 +155,19 @@ export function createMemoryConversationStore(): ConversationStore {
     async get(accountId, id) {
       const found = conversations.get(recordKey(accountId, id));
       return found ? structuredClone(found) : undefined;
+    },
+    async all(accountId) {
+      return structuredClone([...conversations.values()].filter((c) => c.accountId === accountId).sort(byNewest));
+    },
+    async addMissing(accountId, incoming) {
+      const added: string[] = [];
+      for (const conversation of incoming) {
+        const key = recordKey(accountId, conversation.id);
+        if (conversations.has(key)) continue;
+        conversations.set(key, structuredClone({ ...conversation, accountId }));
+        added.push(conversation.id);
+      }
+      return added;
     },
     async save(conversation) {
       conversations.set(recordKey(conversation.accountId, conversation.id), structuredClone(conversation));
@@ -192,6 +226,8 @@ export async function openConversationStore(onFallback?: () => void): Promise<Co
     },
     list: guarded((store) => store.list),
     get: guarded((store) => store.get),
+    all: guarded((store) => store.all),
+    addMissing: guarded((store) => store.addMissing),
     save: guarded((store) => store.save),
     rename: guarded((store) => store.rename),
     remove: guarded((store) => store.remove),
