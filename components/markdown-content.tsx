@@ -5,9 +5,11 @@ import { math } from "@streamdown/math";
 import { defaultComponents, Streamdown, type Components, type ExtraProps } from "streamdown";
 import "katex/dist/katex.min.css";
 import { codeHighlighter } from "@/lib/client/code-highlighter";
+import { normalizeMathDelimiters } from "@/lib/client/inline-math";
 import { imageAsLink } from "@/lib/client/markdown-policy";
 
 // Maths: `$$…$$` (inline or as a block) renders with KaTeX; a single `$` stays text, so prices survive.
+// `$x$`, `\(x\)` and `\[x\]` are rewritten to `$$` first where they read as maths (lib/client/inline-math).
 const PLUGINS = { code: codeHighlighter, math };
 const StreamdownLink = defaultComponents.a;
 /** True inside a link of the answer, where an image must not become a second, nested link. */
@@ -61,7 +63,7 @@ export function MarkdownContent({ text, streaming, className = "" }: { text: str
       components={COMPONENTS}
       controls={{ code: true, table: true, mermaid: false }}
     >
-      {text}
+      {normalizeMathDelimiters(text)}
     </Streamdown>
   );
 }
