@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { estimateServerClockOffset, secondsUntilOnServerClock, withServerClock } from "./server-clock";
+import { DEVICE_CODE_LIFETIME_MS } from "@/lib/upstream/device-flow";
+import {
+  DEVICE_CODE_LIFETIME_SECONDS,
+  deviceCodeSecondsLeft,
+  estimateServerClockOffset,
+  secondsUntilOnServerClock,
+  withServerClock,
+} from "./server-clock";
 
 const SERVER_NOW = Date.parse("2030-01-02T03:04:05.000Z");
 const FIFTEEN_MINUTES = 15 * 60 * 1000;
@@ -44,6 +51,30 @@ describe("secondsUntilOnServerClock", () => {
     expect(secondsUntilOnServerClock(expiresAt, expiresAt - 1001, 0)).toBe(2);
     expect(secondsUntilOnServerClock(expiresAt, expiresAt, 0)).toBe(0);
     expect(secondsUntilOnServerClock(expiresAt, expiresAt + 60_000, 0)).toBe(0);
+  });
+});
+
+describe("deviceCodeSecondsLeft", () => {
+  it("never shows more than the code's lifetime, even for a code issued late in the Date header's second", () => {
+    // The login reply's Date says …:05 while the code was issued at …:05.800: the clock estimate
+    // (the middle of that second) is 300 ms early, and the raw count would start at 901 ("15:01").
+    for (const issuedLateBy of [0, 300, 501, 800, 999]) {
+      const expiresAt = SERVER_NOW + issuedLateBy + FIFTEEN_MINUTES;
+      const offset = estimateServerClockOffset(new Date(SERVER_NOW).toUTCString(), SERVER_NOW) ?? 0;
+      const left = deviceCodeSecondsLeft(expiresAt, SERVER_NOW, offset);
+      expect(left, `issued ${issuedLateBy} ms into the second`).toBeLessThanOrEqual(DEVICE_CODE_LIFETIME_SECONDS);
+      expect(left, `issued ${issuedLateBy} ms into the second`).toBeGreaterThanOrEqual(DEVICE_CODE_LIFETIME_SECONDS - 1);
+    }
+  });
+
+  it("counts down like the server clock below the lifetime, and stops at zero", () => {
+    const expiresAt = SERVER_NOW + FIFTEEN_MINUTES;
+    expect(deviceCodeSecondsLeft(expiresAt, SERVER_NOW + 60_000, 0)).toBe(840);
+    expect(deviceCodeSecondsLeft(expiresAt, expiresAt + 1, 0)).toBe(0);
+  });
+
+  it("uses the server's own code lifetime", () => {
+    expect(DEVICE_CODE_LIFETIME_SECONDS * 1000).toBe(DEVICE_CODE_LIFETIME_MS);
   });
 });
 

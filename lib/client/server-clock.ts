@@ -42,3 +42,15 @@ export function withServerClock(
     return response;
   };
 }
+
+/** How long a device code lives (the server issues codes for 15 minutes; docs/api.md). */
+export const DEVICE_CODE_LIFETIME_SECONDS = 15 * 60;
+
+/**
+ * The sign-in countdown: seconds left on the server's clock, never more than the code's lifetime.
+ * The clock estimate is only good to half a second, so a code issued late in the `Date` header's
+ * second would otherwise start at 15:01.
+ */
+export function deviceCodeSecondsLeft(expiresAt: number, browserNow: number, serverClockOffsetMs: number): number {
+  return Math.min(DEVICE_CODE_LIFETIME_SECONDS, secondsUntilOnServerClock(expiresAt, browserNow, serverClockOffsetMs));
+}

@@ -1,7 +1,7 @@
 "use client";
 
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { secondsUntilOnServerClock, withServerClock } from "./server-clock";
+import { deviceCodeSecondsLeft, withServerClock } from "./server-clock";
 import { createSessionApi, type SessionApi } from "./session-api";
 import { describeSessionError, type ProviderSessionError } from "./session-error";
 import {
@@ -186,7 +186,7 @@ export function useProviderSession(options: UseProviderSessionOptions = {}): Pro
     return () => clearInterval(timer);
   }, [isPending]);
 
-  const secondsLeft = isPending && expiresAt !== undefined ? secondsUntilOnServerClock(expiresAt, now, serverClockOffset) : null;
+  const secondsLeft = isPending && expiresAt !== undefined ? deviceCodeSecondsLeft(expiresAt, now, serverClockOffset) : null;
 
   return {
     status: state?.status ?? "loading",
