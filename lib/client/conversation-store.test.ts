@@ -141,8 +141,14 @@ describe("titleFromText", () => {
   it("uses the first line, shortened at a word", () => {
     expect(titleFromText("  Plan a trip\nwith details")).toBe("Plan a trip");
     expect(titleFromText("")).toBe("New chat");
-    const long = "word ".repeat(30);
-    expect(titleFromText(long).length).toBeLessThanOrEqual(61);
-    expect(titleFromText(long).endsWith("…")).toBe(true);
+    const veryLong = "word ".repeat(60);
+    expect(titleFromText(veryLong).length).toBeLessThanOrEqual(201);
+    expect(titleFromText(veryLong).endsWith("…")).toBe(true);
+  });
+
+  it("keeps an ordinary long first line whole (the list shortens it on screen, the rename box shows it all)", () => {
+    const question = "How do I plan a two-week trip through Portugal and Spain by train, with a budget of about 2000 euros?";
+    expect(question.length).toBeGreaterThan(60);
+    expect(titleFromText(`${question}\nMore details follow.`)).toBe(question);
   });
 });

@@ -44,9 +44,10 @@ export interface ConversationStore {
 /** The draft of a chat that has no messages (and so no saved conversation) yet. */
 export const NEW_CHAT_DRAFT = "new";
 
-const TITLE_MAX_CHARS = 60;
+/** Long enough for any ordinary first line: the list shortens titles on screen, the rename box shows them whole. */
+const TITLE_MAX_CHARS = 200;
 
-/** A title from the first message: its first line, shortened at a word where possible. */
+/** A title from the first message: its first line, shortened at a word only when it is very long. */
 export function titleFromText(text: string): string {
   const line = text.trim().split("\n")[0]?.trim() ?? "";
   if (line.length <= TITLE_MAX_CHARS) return line || "New chat";
