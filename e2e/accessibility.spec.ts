@@ -62,5 +62,21 @@ for (const colorScheme of ["light", "dark"] as const) {
       await chat.sendAndWaitForReply("check my contrast", expectedReply("check my contrast"));
       expect(await seriousAccessibilityViolations(page)).toEqual([]);
     });
+
+    for (const width of [390, 1280]) {
+      test.describe(`${width} px wide`, () => {
+        test.use({ viewport: { width, height: 800 } });
+
+        test("a failed turn (its dimmed partial answer and Reasoning label) has no serious or critical violations", async ({ page, signedInChat: chat, mock, account }) => {
+          await mock.addFault({ fault: "stream_cut", accountId: account.accountId, times: 1 });
+          await chat.send("cut me off while I am reasoning about contrast");
+          await expect(chat.error).toBeVisible();
+          const failedAnswer = page.locator('[data-testid="message-assistant"][data-failed="true"]');
+          await expect(failedAnswer).toHaveCount(1);
+          await expect(failedAnswer.getByTestId("reasoning-summary").locator("summary")).toHaveText("Reasoning");
+          expect(await seriousAccessibilityViolations(page)).toEqual([]);
+        });
+      });
+    }
   });
 }
