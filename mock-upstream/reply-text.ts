@@ -1,8 +1,10 @@
+import { DEFAULT_INSTRUCTIONS } from "@/lib/upstream/responses";
 import { isRecord } from "./http-util";
 import { stripMarkers } from "./faults";
 import { describeReceivedImages, imagesInLastUserMessage } from "./images-in";
 
 const SUMMARY_SOURCE_MAX_CHARS = 60;
+const INSTRUCTIONS_QUOTE_MAX_CHARS = 80;
 
 function contentText(content: unknown): string {
   if (typeof content === "string") return content;
@@ -41,6 +43,18 @@ export function replyFor(input: readonly Record<string, unknown>[]): string {
   let reply = `You said: "${last}".`;
   if (texts.length > 1) reply += ` Earlier you said: "${texts[0]}".`;
   return reply + describeReceivedImages(imagesInLastUserMessage(input));
+}
+
+/**
+ * ` Instructions I got: "<start>".` when the instructions are not the proxy's default (nor empty, as
+ * the codex executable sends them), so a changed system prompt shows in the demo's replies. One
+ * line, at most 80 characters quoted.
+ */
+export function instructionsNote(instructions: string): string {
+  const oneLine = instructions.replace(/\s+/g, " ").trim();
+  if (oneLine === "" || oneLine === DEFAULT_INSTRUCTIONS) return "";
+  const quoted = oneLine.length > INSTRUCTIONS_QUOTE_MAX_CHARS ? `${oneLine.slice(0, INSTRUCTIONS_QUOTE_MAX_CHARS - 1).trimEnd()}…` : oneLine;
+  return ` Instructions I got: "${quoted}"`;
 }
 
 export function reasoningSummaryFor(input: readonly Record<string, unknown>[]): string {

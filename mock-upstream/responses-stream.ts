@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import { delayUnlessClosed } from "./http-util";
 import { generatedPng, GENERATED_SIZE, IMAGE_REFUSAL_MARKER, imageCallId, imageGenerationTool, partialImageCount } from "./images-out";
-import { lastUserText, reasoningSummaryFor, replyFor, usageFor, wordPieces } from "./reply-text";
+import { instructionsNote, lastUserText, reasoningSummaryFor, replyFor, usageFor, wordPieces } from "./reply-text";
+import { structuredReply } from "./structured-reply";
 import type { ValidResponsesRequest } from "./responses-validation";
 
 export function itemId(prefix: string): string {
@@ -76,7 +77,9 @@ export async function writeResponseStream(
 
   const reasoned = request.reasoningEffort !== "none";
   const summary = reasoned && request.reasoningSummary ? reasoningSummaryFor(request.input) : null;
-  const reply = options.reply ?? replyFor(request.input);
+  // The echo, with the instructions it got; JSON instead when the request asks for structured output.
+  const echo = replyFor(request.input);
+  const reply = options.reply ?? structuredReply(request.body, echo) ?? echo + instructionsNote(request.instructions);
   const envelope = responseEnvelope(request, itemId("resp"), Math.floor(Date.now() / 1000));
   const output: unknown[] = [];
   let outputIndex = 0;
