@@ -1,0 +1,183 @@
+import MiniSearch, { type SearchResult } from "minisearch";
+import { textOf, type ChatUIMessage } from "./chat-turns";
+
+/**
+ * Full-text search over the conversations this browser keeps (MiniSearch, in memory). One document
+ * per conversation (its title and the text of its messages); a hit then names the message that
+ * holds the matched words and a snippet around them. The index follows the store with `sync`,
+ * which re-indexes only conversations added or changed since the last call.
+ */
+export interface SearchableConversation {
+  id: string;
+  title: string;
+  updatedAt: number;
+  messages: Pick<ChatUIMessage, "id" | "role" | "parts">[];
+}
+
+/** A piece of text; `match` pieces are the words the query found. */
+export interface TextSegment {
+  text: string;
+  match: boolean;
+}
+
+export interface SearchHit {
+  conversationId: string;
+  /** The title in segments (matched words marked). */
+  title: TextSegment[];
+  updatedAt: number;
+  /** The message holding most of the matched words, or null when only the title matched. */
+  messageId: string | null;
+  /** Words around the match in that message (or the start of the conversation for a title hit). */
+  snippet: TextSegment[];
+}
+
+/** How many conversations a search lists at most. */
+export const MAX_HITS = 20;
+/** About how many characters a snippet shows, and how many of them come before the first match. */
+const SNIPPET_CHARS = 140;
+const SNIPPET_LEAD = 40;
+/** Up to this many matched words, a substring check skips messages before they are split into words. */
+const QUICK_LOOK_TERMS = 8;
+
+// MiniSearch's default token boundary (spaces and punctuation); words are what lies between.
+const WORD = /[^\n\r\p{Z}\p{P}]+/gu;
+
+/** Lower case without accents, so "cafe" finds "Café". Applied to indexed and queried words alike. */
+export function normalizeTerm(term: string): string {
+  // Most words are plain ASCII: lower-casing them is all it takes, and ten times quicker.
+  if (ASCII.test(term)) return term.toLowerCase();
+  return term.normalize("NFD").replace(/\p{Diacritic}/gu, "").toLowerCase();
+}
+const ASCII = /^[\x00-\x7f]*$/;
+
+interface IndexedDocument {
+  id: string;
+  title: string;
+  text: string;
+}
+
+function messageText(message: SearchableConversation["messages"][number]): string {
+  return textOf(message as ChatUIMessage);
+}
+
+/** Splits `text` into segments, marking the words whose normalized form is in `terms`. */
+export function markTerms(text: string, terms: ReadonlySet<string>): TextSegment[] {
+  const segments: TextSegment[] = [];
+  let last = 0;
+  for (const word of text.matchAll(WORD)) {
+    if (!terms.has(normalizeTerm(word[0]))) continue;
+    if (word.index > last) segments.push({ text: text.slice(last, word.index), match: false });
+    segments.push({ text: word[0], match: true });
+    last = word.index + word[0].length;
+  }
+  if (last < text.length) segments.push({ text: text.slice(last), match: false });
+  return segments;
+}
+
+function countMatchedWords(text: string, terms: ReadonlySet<string>): { distinct: number; first: number } {
+  // A quick look first when the query found few words: most messages of a long conversation hold none.
+  if (terms.size <= QUICK_LOOK_TERMS) {
+    const normalized = normalizeTerm(text);
+    if (![...terms].some((term) => normalized.includes(term))) return { distinct: 0, first: -1 };
+  }
+  const found = new Set<string>();
+  let first = -1;
+  for (const word of text.matchAll(WORD)) {
+    const term = normalizeTerm(word[0]);
+    if (!terms.has(term)) continue;
+    found.add(term);
+    if (first < 0) first = word.index;
+  }
+  return { distinct: found.size, first };
+}
+
+/** About SNIPPET_CHARS of `text` (one line of whitespace) around `at`, cut at word boundaries, matches marked. */
+export function snippetAround(text: string, at: number, terms: ReadonlySet<string>): TextSegment[] {
+  const flat = text.replace(/\s+/g, " ");
+  // Whitespace runs shrank to one space: find where `at` landed.
+  const position = text.slice(0, at).replace(/\s+/g, " ").length;
+  let start = Math.max(0, position - SNIPPET_LEAD);
+  if (start > 0) {
+    const space = flat.indexOf(" ", start);
+    start = space >= 0 && space < position ? space + 1 : start;
+  }
+  let end = Math.min(flat.length, start + SNIPPET_CHARS);
+  if (end < flat.length) {
+    const space = flat.lastIndexOf(" ", end);
+    end = space > position ? space : end;
+  }
+  const segments = markTerms(flat.slice(start, end).trim(), terms);
+  if (start > 0) segments.unshift({ text: "…", match: false });
+  if (end < flat.length) segments.push({ text: "…", match: false });
+  return segments;
+}
+
+export class ConversationSearchIndex {
+  private readonly index = new MiniSearch<IndexedDocument>({
+    fields: ["title", "text"],
+    processTerm: normalizeTerm,
+    searchOptions: {
+      boost: { title: 2 },
+      combineWith: "AND",
+      // The last word is still being typed; longer words forgive one typo.
+      prefix: (_term, position, terms) => position === terms.length - 1,
+      fuzzy: (term) => (term.length >= 6 ? 1 : false),
+    },
+  });
+  private readonly conversations = new Map<string, SearchableConversation>();
+
+  /** The number of conversations indexed. */
+  get size(): number {
+    return this.conversations.size;
+  }
+
+  /** Makes the index hold exactly `conversations`: adds new ones, re-indexes changed ones, drops the rest. */
+  sync(conversations: Iterable<SearchableConversation>): void {
+    const seen = new Set<string>();
+    for (const conversation of conversations) {
+      seen.add(conversation.id);
+      const known = this.conversations.get(conversation.id);
+      if (known && known.updatedAt === conversation.updatedAt && known.title === conversation.title) continue;
+      if (known) this.index.discard(conversation.id);
+      this.index.add({ id: conversation.id, title: conversation.title, text: conversation.messages.map(messageText).join("\n") });
+      this.conversations.set(conversation.id, conversation);
+    }
+    for (const id of [...this.conversations.keys()]) {
+      if (seen.has(id)) continue;
+      this.index.discard(id);
+      this.conversations.delete(id);
+    }
+  }
+
+  /** The best conversations for `query` (all its words must occur), best first. */
+  search(query: string, limit = MAX_HITS): SearchHit[] {
+    if (!query.trim()) return [];
+    return this.index
+      .search(query)
+      .slice(0, limit)
+      .flatMap((result) => {
+        const conversation = this.conversations.get(result.id as string);
+        return conversation ? [this.hit(conversation, result)] : [];
+      });
+  }
+
+  private hit(conversation: SearchableConversation, result: SearchResult): SearchHit {
+    const inText = new Set(result.terms.filter((term) => result.match[term]?.includes("text")));
+    const title = markTerms(conversation.title, new Set(result.terms));
+    // A message with as many different matched words as the query has words holds them all (near
+    // enough: a prefix can match two words of one message); the first such message is the one.
+    const enough = Math.min(inText.size, result.queryTerms.length);
+    let best: { id: string; text: string; distinct: number; first: number } | null = null;
+    if (inText.size > 0) {
+      for (const message of conversation.messages) {
+        const text = messageText(message);
+        const { distinct, first } = countMatchedWords(text, inText);
+        if (distinct > (best?.distinct ?? 0)) best = { id: message.id, text, distinct, first };
+        if (best && best.distinct >= enough) break;
+      }
+    }
+    if (best) return { conversationId: conversation.id, title, updatedAt: conversation.updatedAt, messageId: best.id, snippet: snippetAround(best.text, best.first, inText) };
+    const opening = conversation.messages.map(messageText).find((text) => text.trim()) ?? "";
+    return { conversationId: conversation.id, title, updatedAt: conversation.updatedAt, messageId: null, snippet: snippetAround(opening, 0, new Set()) };
+  }
+}
