@@ -43,6 +43,18 @@ describe("describeChatError", () => {
     );
   });
 
+  it("names a model that does not take images, with no address and the model it named", () => {
+    const refused = describeChatError(
+      apiError(400, { error: "responses_request_failed", status: 400, detail: "Upstream answered 400: The 'gpt-text' model does not support image inputs." }),
+    );
+    expect(refused).toEqual({
+      code: "images_not_supported",
+      status: 400,
+      model: "gpt-text",
+      message: "The model “gpt-text” doesn't take images. Pick a model that does, or remove the images from this turn.",
+    });
+  });
+
   it("reads the wait from the body, else from retry-after, and says it in seconds", () => {
     expect(describeChatError(apiError(429, { error: "rate_limited", retryAfterSeconds: 1 })).message).toBe(
       "Too many requests — try again in 1 second.",

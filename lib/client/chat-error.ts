@@ -12,7 +12,8 @@ export interface UsageLimitInfo {
 /**
  * A chat failure in a form the UI can show: `code` is the service's error code where there is one
  * (`rate_limited`, `model_not_allowed`, `not_authenticated`, `responses_request_failed`, ...), plus
- * `usage_limit` for the plan's limit, and `network_error`, `no_output`, `stream_failed` for failures
+ * `usage_limit` for the plan's limit, `images_not_supported` for a model that refused images, and
+ * `network_error`, `no_output`, `stream_failed` for failures
  * that never reached or left the service cleanly.
  */
 export interface ChatErrorInfo {
@@ -48,6 +49,9 @@ function readUsageLimit(body: Record<string, unknown>): UsageLimitInfo | undefin
     planType: typeof limit.planType === "string" ? limit.planType : undefined,
   };
 }
+
+/** The backend's refusal of an image for a model that reads text only (it names the model). */
+const IMAGES_REFUSED = /(?:The '([^']+)' model|model) does not support image inputs/i;
 
 function describeServiceError(status: number | undefined, body: Record<string, unknown> | undefined, retryAfterHeader?: string): ChatErrorInfo {
   const code = typeof body?.error === "string" ? body.error : status === 401 ? "not_authenticated" : "responses_request_failed";
@@ -86,6 +90,16 @@ function describeServiceError(status: number | undefined, body: Record<string, u
     case "responses_request_failed": {
       const usageLimit = body ? readUsageLimit(body) : undefined;
       if (usageLimit) return { code: "usage_limit", status: upstreamStatus, usageLimit, message: "You've reached your plan's usage limit." };
+      const imagesRefused = detail ? IMAGES_REFUSED.exec(detail) : null;
+      if (imagesRefused) {
+        const model = imagesRefused[1];
+        return {
+          code: "images_not_supported",
+          status: upstreamStatus,
+          model,
+          message: `${model ? `The model “${model}”` : "This model"} doesn't take images. Pick a model that does, or remove the images from this turn.`,
+        };
+      }
       const statusLabel = upstreamStatus === undefined ? "" : String(upstreamStatus);
       const message = detail
         ? detail.includes(statusLabel)

@@ -48,6 +48,8 @@ describe("failed turns", () => {
     expect(canRetry({ code: "usage_limit", message: "" })).toBe(false);
     expect(canRetry({ code: "responses_request_too_large", message: "" })).toBe(false);
     expect(canRetry({ code: "not_authenticated", message: "" })).toBe(false);
+    // The same request would be refused the same way.
+    expect(canRetry({ code: "images_not_supported", message: "" })).toBe(false);
   });
 
   it("finds the last completed exchange before a failed turn", () => {

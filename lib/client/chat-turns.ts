@@ -9,6 +9,30 @@ import type { ChatErrorInfo } from "./chat-error";
 export interface ChatMessageMetadata {
   failure?: ChatErrorInfo;
   failedTurn?: true;
+  /** An answer whose page was closed or reloaded while it streamed: the text saved until then. */
+  interrupted?: true;
+  /** An answer's other versions (regenerate keeps them); see answer-versions. */
+  versions?: AnswerVersions;
+  /** A user message sent to a model that reads text only: the conversation's images were left out. */
+  imagesLeftOut?: ImagesLeftOut;
+}
+
+/** One version of an answer: its parts and what it said about itself. */
+export interface AnswerVersion {
+  parts: UIMessage["parts"];
+  metadata: Omit<ChatMessageMetadata, "versions">;
+}
+
+/** The versions before and after the one a message shows (its parts are the shown one). */
+export interface AnswerVersions {
+  before: AnswerVersion[];
+  after: AnswerVersion[];
+}
+
+export interface ImagesLeftOut {
+  /** The model's name as the picker shows it. */
+  model: string;
+  count: number;
 }
 
 export type ChatUIMessage = UIMessage<ChatMessageMetadata>;
@@ -103,11 +127,12 @@ export function isLastTurn(messages: readonly UIMessage[], userMessageId: string
 
 /**
  * Whether sending the same turn again can work. A usage limit waits for its reset, a conversation
- * over the size limit stays over it, and a signed-out session or a refused origin needs something
- * else first; everything else (network, 5xx, a cut stream, a wait of seconds) may succeed.
+ * over the size limit stays over it, a model that refused images refuses them again, and a
+ * signed-out session or a refused origin needs something else first; everything else (network,
+ * 5xx, a cut stream, a wait of seconds) may succeed.
  */
 export function canRetry(failure: ChatErrorInfo): boolean {
-  return !["usage_limit", "responses_request_too_large", "not_authenticated", "origin_not_allowed"].includes(failure.code);
+  return !["usage_limit", "responses_request_too_large", "images_not_supported", "not_authenticated", "origin_not_allowed"].includes(failure.code);
 }
 
 /** The last completed exchange (user message and its answer) before a failed turn, to carry into a new chat. */

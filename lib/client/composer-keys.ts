@@ -20,3 +20,13 @@ export function enterSendsMessage(event: ComposerKey): boolean {
   if (event.key !== "Enter" || event.shiftKey) return false;
   return !event.isComposing && event.keyCode !== IME_PROCESS_KEY_CODE;
 }
+
+/**
+ * The in-place message editor: Enter sends the edit and Escape cancels it, like the message box;
+ * Shift+Enter adds a line. Keys an IME is handling belong to it (Escape there closes its candidates).
+ */
+export function editorKeyAction(event: ComposerKey): "send" | "cancel" | null {
+  if (enterSendsMessage(event)) return "send";
+  if (event.key === "Escape" && !event.isComposing && event.keyCode !== IME_PROCESS_KEY_CODE) return "cancel";
+  return null;
+}
