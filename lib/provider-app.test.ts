@@ -118,6 +118,41 @@ describe("lib/provider-app", () => {
     expect(() => optionsFromEnv({ LWC_REALTIME_RATE_LIMIT_PER_MINUTE: "many" })).toThrow(/LWC_REALTIME_RATE_LIMIT_PER_MINUTE/);
   });
 
+  it("LWC_REALTIME_MODEL is the voice model of the codex transport, and must be on LWC_ALLOWED_REALTIME_MODELS when that is set", async () => {
+    vi.stubEnv("LWC_SECRET", SECRET);
+    const { optionsFromEnv } = await load();
+    expect(optionsFromEnv({ LWC_REALTIME_MODEL: " gpt-live-1-codex " }).realtime?.model).toBe("gpt-live-1-codex");
+    expect(optionsFromEnv({}).realtime).not.toHaveProperty("model");
+    expect(
+      optionsFromEnv({ LWC_REALTIME_MODEL: "gpt-live-1-codex", LWC_ALLOWED_REALTIME_MODELS: "gpt-realtime-1.5,gpt-live-1-codex" }).realtime,
+    ).toMatchObject({ model: "gpt-live-1-codex", allowedModels: ["gpt-realtime-1.5", "gpt-live-1-codex"] });
+    let message = "";
+    try {
+      optionsFromEnv({ LWC_REALTIME_MODEL: "gpt-live-1-codex", LWC_ALLOWED_REALTIME_MODELS: "gpt-realtime-1.5" });
+    } catch (error) {
+      message = String(error);
+    }
+    expect(message).toMatch(/LWC_REALTIME_MODEL/);
+    expect(message).toMatch(/LWC_ALLOWED_REALTIME_MODELS/);
+    expect(message).not.toContain("gpt-live-1-codex");
+    // Unset, the default (what codex 0.169.0 sends) is the voice model: a list without it is refused too.
+    expect(() => optionsFromEnv({ LWC_ALLOWED_REALTIME_MODELS: "gpt-live-1-codex" })).toThrow(/LWC_REALTIME_MODEL.*gpt-realtime-1\.5/);
+    expect(() => optionsFromEnv({ LWC_REALTIME_MODEL: "x".repeat(129) })).toThrow(/LWC_REALTIME_MODEL/);
+  });
+
+  it("LWC_INSTRUCTIONS sets the server's instructions, LWC_INSTRUCTIONS_MODE how they apply", async () => {
+    vi.stubEnv("LWC_SECRET", SECRET);
+    const { optionsFromEnv } = await load();
+    const defaults = optionsFromEnv({}).responsesProxy;
+    expect(defaults).not.toHaveProperty("instructions");
+    expect(defaults?.instructionsMode).toBe("default");
+    expect(optionsFromEnv({ LWC_INSTRUCTIONS: "  You work for Acme.\nBe brief.  ", LWC_INSTRUCTIONS_MODE: " Enforce " }).responsesProxy).toMatchObject({
+      instructions: "You work for Acme.\nBe brief.",
+      instructionsMode: "enforce",
+    });
+    expect(() => optionsFromEnv({ LWC_INSTRUCTIONS_MODE: "strict" })).toThrow(/LWC_INSTRUCTIONS_MODE/);
+  });
+
   it("refuses a too-short LWC_SECRET at start-up", async () => {
     vi.stubEnv("LWC_SECRET", "short");
     await expect(load()).rejects.toThrow(/at least 32 characters/);

@@ -4,11 +4,16 @@ import { normalizeAppBasePath } from "@/lib/client/base-path";
 import { createStoreFromEnv, STORE_ENV_VARIABLES } from "@/lib/stores";
 import { createProviderHandler, type ProviderHandler } from "@/lib/server/handler";
 import { connectionPeerAddress } from "@/lib/server/connection-peer";
+import { randomId } from "@/lib/server/encoding";
+import { LOG_PREFIX } from "@/lib/server/logger";
+import { onePerProcess } from "@/lib/server/one-per-process";
 import type { ProviderHandlerOptions } from "@/lib/server/options";
 import { closeOnShutdown } from "@/lib/server/shutdown";
+import type { KeyValueStore } from "@/lib/stores/types";
 import { AGENT_SANDBOX_NAMES } from "@/lib/agent-voice/sandbox/types";
 import { referenceConfirmTool, referenceTools } from "@/lib/agent-voice/tools";
-import { REALTIME_TRANSPORTS, VOICE_MODES } from "@/lib/upstream/realtime";
+import { CODEX_REALTIME_MODEL, REALTIME_TRANSPORTS, VOICE_MODES } from "@/lib/upstream/realtime";
+import { INSTRUCTIONS_MODES } from "@/lib/upstream/responses";
 import { uncachedFetch } from "@/lib/upstream/uncached-fetch";
 
 const commaList = z
@@ -45,6 +50,12 @@ const envSchema = z.object({
   LWC_LOGIN_RATE_LIMIT_PER_MINUTE: positiveInt(10),
   LWC_LOGIN_GLOBAL_RATE_LIMIT_PER_MINUTE: positiveInt(100),
   LWC_MAX_REQUEST_BYTES: positiveInt(4_000_000),
+  LWC_INSTRUCTIONS: optionalText,
+  LWC_INSTRUCTIONS_MODE: z
+    .string()
+    .optional()
+    .transform((value) => (value?.trim() ? value.trim().toLowerCase() : "default"))
+    .pipe(z.enum(INSTRUCTIONS_MODES)),
   LWC_CODEX_COMMAND: optionalText,
   LWC_REALTIME_APP_SERVER_IDLE_SECONDS: positiveInt(600),
   LWC_REALTIME_APP_SERVER_MAX_SECONDS: positiveInt(3600),
@@ -70,6 +81,7 @@ const envSchema = z.object({
   LWC_REALTIME_MAX_REQUEST_BYTES: positiveInt(65_536),
   LWC_REALTIME_RATE_LIMIT_PER_MINUTE: positiveInt(12),
   LWC_ALLOWED_REALTIME_MODELS: commaList,
+  LWC_REALTIME_MODEL: optionalText.pipe(z.string().max(128).optional()),
   LWC_CHATGPT_URL: optionalText,
   LWC_TRUSTED_PROXY_HOPS: z
     .string()
@@ -110,6 +122,28 @@ const envSchema = z.object({
  */
 export const ENV_VARIABLES: readonly string[] = [...Object.keys(envSchema.shape), ...STORE_ENV_VARIABLES];
 
+/**
+ * The session store. The in-memory one is made once per process (lib/server/one-per-process.ts):
+ * `next dev` evaluates this module again on each save of a server file, and a new store would sign
+ * everyone out.
+ */
+function sessionStoreFromEnv(env: Record<string, string | undefined>): KeyValueStore {
+  const store = createStoreFromEnv(env);
+  return store.kind === "memory" ? onePerProcess("memory-store", "", () => store) : store;
+}
+
+/**
+ * `next dev` without LWC_SECRET: one random secret per process, for the same reason (a new one on
+ * each save would sign everyone out). Elsewhere none: the handler makes one and warns.
+ */
+function developmentSecrets(): string[] {
+  if (process.env.NODE_ENV !== "development") return [];
+  return onePerProcess("development-secret", "", () => {
+    console.warn(`${LOG_PREFIX} LWC_SECRET is not set: this development server uses a random secret; sessions end when it stops.`);
+    return [randomId(32)];
+  });
+}
+
 /** The handler options from the environment; throws naming the bad variable (never its value). */
 export function optionsFromEnv(env: Record<string, string | undefined>): ProviderHandlerOptions {
   const parsed = envSchema.safeParse(env);
@@ -118,18 +152,27 @@ export function optionsFromEnv(env: Record<string, string | undefined>): Provide
     throw new Error(`Invalid environment variable ${issue?.path.join(".") ?? "?"}: ${issue?.message ?? ""}`);
   }
   const e = parsed.data;
+  const realtimeModel = e.LWC_REALTIME_MODEL ?? CODEX_REALTIME_MODEL;
+  if (e.LWC_ALLOWED_REALTIME_MODELS.length > 0 && !e.LWC_ALLOWED_REALTIME_MODELS.includes(realtimeModel)) {
+    throw new Error(
+      "Invalid environment variable LWC_REALTIME_MODEL: it must be one of LWC_ALLOWED_REALTIME_MODELS" +
+        (e.LWC_REALTIME_MODEL === undefined ? ` (unset, it is ${CODEX_REALTIME_MODEL})` : ""),
+    );
+  }
   return {
-    secrets: e.LWC_SECRET,
+    secrets: e.LWC_SECRET.length > 0 ? e.LWC_SECRET : developmentSecrets(),
     allowedOrigins: e.LWC_ALLOWED_ORIGINS,
     sessionTtlMs: e.LWC_SESSION_TTL_SECONDS * 1000,
     cookie: { hostPrefix: e.LWC_COOKIE_HOST_PREFIX },
-    sessionStore: createStoreFromEnv(env),
+    sessionStore: sessionStoreFromEnv(env),
     enableResponsesProxy: e.LWC_RESPONSES_PROXY === "on",
     responsesProxy: {
       rateLimit: { limit: e.LWC_RATE_LIMIT_PER_MINUTE, windowMs: 60_000 },
       ...(e.LWC_ALLOWED_MODELS.length > 0 ? { allowedModels: e.LWC_ALLOWED_MODELS } : {}),
       maxRequestBytes: e.LWC_MAX_REQUEST_BYTES,
       maxStreamMs: e.LWC_MAX_STREAM_SECONDS * 1000,
+      ...(e.LWC_INSTRUCTIONS ? { instructions: e.LWC_INSTRUCTIONS } : {}),
+      instructionsMode: e.LWC_INSTRUCTIONS_MODE,
     },
     realtime: {
       enabled: e.LWC_REALTIME === "on",
@@ -138,6 +181,7 @@ export function optionsFromEnv(env: Record<string, string | undefined>): Provide
       maxRequestBytes: e.LWC_REALTIME_MAX_REQUEST_BYTES,
       rateLimit: { limit: e.LWC_REALTIME_RATE_LIMIT_PER_MINUTE, windowMs: 60_000 },
       ...(e.LWC_ALLOWED_REALTIME_MODELS.length > 0 ? { allowedModels: e.LWC_ALLOWED_REALTIME_MODELS } : {}),
+      ...(e.LWC_REALTIME_MODEL ? { model: e.LWC_REALTIME_MODEL } : {}),
       ...(e.LWC_CHATGPT_URL ? { chatgptUrl: e.LWC_CHATGPT_URL } : {}),
       // Agent voice (docs/agent-voice.md): only with the codex executable, on a long-lived Node server.
       ...(e.LWC_CODEX_COMMAND

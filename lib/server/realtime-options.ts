@@ -1,5 +1,6 @@
 import { z } from "zod";
 import {
+  CODEX_REALTIME_MODEL,
   DEFAULT_CHATGPT_URL,
   REALTIME_TRANSPORTS,
   VOICE_MODES,
@@ -44,6 +45,12 @@ export interface RealtimeOptions {
    */
   allowedModels?: string[];
   /**
+   * The voice model a codex-transport `POST /realtime` asks for when its `session.model` names none
+   * (`LWC_REALTIME_MODEL`). Default `gpt-realtime-1.5`, what the pinned codex 0.169.0 sends. Must be
+   * one of `allowedModels` when that is set. The web transports keep their own (`auto`).
+   */
+  model?: string;
+  /**
    * Voice calls per login: `POST /realtime` and agent-voice starts counted together
    * (`LWC_REALTIME_RATE_LIMIT_PER_MINUTE`). Default 12 per 60 s; `false` turns it off.
    */
@@ -62,6 +69,8 @@ export interface ResolvedRealtimeOptions {
   maxRequestBytes: number;
   /** Undefined: any model. */
   allowedModels: ReadonlySet<string> | undefined;
+  /** The codex transport's voice model when a request names none. */
+  model: string;
   rateLimit: RateLimitOption | false;
   getAuth: RealtimeGetAuth | undefined;
   chatgptUrl: string;
@@ -75,6 +84,7 @@ const schema = z.object({
   voiceModes: z.array(z.enum(VOICE_MODES)),
   maxRequestBytes: z.number().int().positive(),
   allowedModels: z.array(z.string().trim().min(1).max(128)).optional(),
+  model: z.string().trim().min(1).max(128),
   rateLimit: z.union([z.literal(false), z.object({ limit: z.number().int().positive(), windowMs: z.number().int().positive() })]),
   chatgptUrl: z
     .string()
@@ -89,6 +99,7 @@ export function resolveRealtimeOptions(options: RealtimeOptions = {}): ResolvedR
     voiceModes: options.voiceModes ?? [...VOICE_MODES],
     maxRequestBytes: options.maxRequestBytes ?? DEFAULT_REALTIME_MAX_REQUEST_BYTES,
     allowedModels: options.allowedModels,
+    model: options.model ?? CODEX_REALTIME_MODEL,
     rateLimit: options.rateLimit ?? DEFAULT_REALTIME_RATE_LIMIT,
     chatgptUrl: options.chatgptUrl ?? DEFAULT_CHATGPT_URL,
   });
@@ -96,12 +107,20 @@ export function resolveRealtimeOptions(options: RealtimeOptions = {}): ResolvedR
     const issue = checked.error.issues[0];
     throw new Error(`Invalid provider handler option realtime.${issue?.path.join(".") ?? "?"}: ${issue?.message ?? ""}`);
   }
+  const { allowedModels, model } = checked.data;
+  if (allowedModels?.length && !allowedModels.includes(model)) {
+    throw new Error(
+      `Invalid provider handler option realtime.model: it must be one of realtime.allowedModels` +
+        (options.model === undefined ? ` (unset, it is ${CODEX_REALTIME_MODEL})` : ""),
+    );
+  }
   return {
     enabled: options.enabled ?? true,
     transports: new Set(checked.data.transports),
     voiceModes: new Set(checked.data.voiceModes),
     maxRequestBytes: checked.data.maxRequestBytes,
-    allowedModels: checked.data.allowedModels?.length ? new Set(checked.data.allowedModels) : undefined,
+    allowedModels: allowedModels?.length ? new Set(allowedModels) : undefined,
+    model,
     rateLimit: checked.data.rateLimit,
     getAuth: options.getAuth,
     chatgptUrl: checked.data.chatgptUrl.replace(/\/+$/, ""),

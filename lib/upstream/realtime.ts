@@ -21,6 +21,10 @@ export type VoiceMode = (typeof VOICE_MODES)[number];
 export const TRANSPORT_VOICE_MODE: Record<WebRealtimeTransport, VoiceMode> = { wm: "wingman", vp: "advanced", vps: "standard" };
 
 export const DEFAULT_CHATGPT_URL = "https://chatgpt.com";
+/**
+ * The voice model of the codex transport when neither the request nor `LWC_REALTIME_MODEL` names
+ * one: what the pinned codex 0.169.0 sends (its DEFAULT_REALTIME_MODEL; docs/upstream.md).
+ */
 export const CODEX_REALTIME_MODEL = "gpt-realtime-1.5";
 export const CODEX_DEFAULT_VOICE = "cove";
 export const WEB_DEFAULT_VOICE = "juniper";
@@ -53,11 +57,11 @@ export function looksLikeSdp(text: string): boolean {
   return /^\s*v=0/.test(text);
 }
 
-/** The session JSON the Codex call sends (its v1 shape). */
-export function codexSession(request: RealtimeCallRequest): Record<string, unknown> {
+/** The session JSON the Codex call sends (its v1 shape); `model` when the request names none. */
+export function codexSession(request: RealtimeCallRequest, model: string = CODEX_REALTIME_MODEL): Record<string, unknown> {
   return {
     type: "quicksilver",
-    model: request.model ?? CODEX_REALTIME_MODEL,
+    model: request.model ?? model,
     instructions: request.instructions ?? DEFAULT_REALTIME_INSTRUCTIONS,
     audio: {
       input: { format: { type: "audio/pcm", rate: 24_000 } },
@@ -90,7 +94,12 @@ export function webSession(transport: WebRealtimeTransport, request: RealtimeCal
   };
 }
 
-function codexCall(config: UpstreamConfig, auth: BackendAuth, request: RealtimeCallRequest): { url: string; init: RequestInit } {
+function codexCall(
+  config: UpstreamConfig,
+  auth: BackendAuth,
+  request: RealtimeCallRequest,
+  model: string | undefined,
+): { url: string; init: RequestInit } {
   const callId = crypto.randomUUID();
   const headers = new Headers({
     "content-type": "application/json",
@@ -104,7 +113,7 @@ function codexCall(config: UpstreamConfig, auth: BackendAuth, request: RealtimeC
   headers.set("chatgpt-account-id", auth.accountId);
   return {
     url: `${config.codexBaseUrl}/realtime/calls?intent=quicksilver&architecture=avas`,
-    init: { method: "POST", headers, body: JSON.stringify({ sdp: request.sdp, session: codexSession(request) }) },
+    init: { method: "POST", headers, body: JSON.stringify({ sdp: request.sdp, session: codexSession(request, model) }) },
   };
 }
 
@@ -137,6 +146,8 @@ function webCall(
 export interface RealtimeCallOptions {
   /** Origin of the ChatGPT web transports, default https://chatgpt.com. */
   chatgptUrl?: string;
+  /** The codex transport's voice model when the request names none, default CODEX_REALTIME_MODEL. */
+  codexModel?: string;
   /** The caller's signal: aborting it cancels the call (the abort is rethrown as is). */
   signal?: AbortSignal;
 }
@@ -154,7 +165,7 @@ export async function postRealtimeCall(
 ): Promise<RealtimeCallResult> {
   const { url, init } =
     request.transport === "codex"
-      ? codexCall(config, auth, request)
+      ? codexCall(config, auth, request, options.codexModel)
       : webCall(config, options.chatgptUrl ?? DEFAULT_CHATGPT_URL, request.transport, auth, request);
   const timeout = AbortSignal.timeout(config.requestTimeoutMs);
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;

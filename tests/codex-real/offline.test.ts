@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { codexConfigToml, REAL_CODEX_BASE_URL, REAL_ISSUER_URL } from "@/lib/agent-voice/codex-config";
+import { CODEX_REALTIME_MODEL } from "@/lib/upstream/realtime";
 import { SIDEBAND_IN, SIDEBAND_PATH } from "@/mock-upstream/codex";
 import { startMockUpstream, type MockUpstream, type RecordedRequest } from "@/mock-upstream/server";
 import { signInThroughMock, type MockTokenSet } from "@/mock-upstream/sign-in";
@@ -128,6 +129,9 @@ describe("codex app-server 0.169.0 against the mock, offline", () => {
 
     const call = await mock.waitForRequest((r) => r.path === "/backend-api/codex/realtime/calls" && r.status === 201);
     expect(call.body).toMatchObject({ sdp: offer });
+    // Our direct route's default voice model (LWC_REALTIME_MODEL unset) is what this codex sends.
+    expect(call.body).toMatchObject({ session: { type: "quicksilver", model: CODEX_REALTIME_MODEL } });
+    expect(call.headers["openai-alpha"]).toBe("quicksilver=v1");
     expect(call.headers.authorization).toBe(`Bearer ${tokens.access_token}`);
     const update = await mock.waitForRequest(sidebandFrame("session.update"));
     expect(update.body).toMatchObject({ session: { type: "quicksilver" } });

@@ -426,6 +426,39 @@ describe("POST /realtime: tokens", () => {
   });
 });
 
+describe("POST /realtime: the voice model is a setting (LWC_REALTIME_MODEL)", () => {
+  it("the codex call asks for the configured model when the request names none; a request's own model still wins", async () => {
+    const configured = await harness({ realtime: { model: "gpt-live-1-codex" } });
+    const user = await signedIn(configured, "acct_voice_model_setting");
+    expect((await user.post("/realtime", { sdp: offer })).status).toBe(201);
+    expect(realtimeCalls().at(-1)!.body).toMatchObject({ session: { type: "quicksilver", model: "gpt-live-1-codex" } });
+    expect((await user.post("/realtime", { sdp: offer, session: { model: "gpt-realtime-1.5" } })).status).toBe(201);
+    expect(realtimeCalls().at(-1)!.body).toMatchObject({ session: { model: "gpt-realtime-1.5" } });
+  });
+
+  it("unset, it is gpt-realtime-1.5, what codex 0.169.0 sends (docs/upstream.md)", async () => {
+    expect((await client.post("/realtime", { sdp: offer })).status).toBe(201);
+    expect(realtimeCalls().at(-1)!.body).toMatchObject({ session: { model: "gpt-realtime-1.5" } });
+  });
+
+  it("the web transports keep their own model (auto): the setting is the codex voice model", async () => {
+    const configured = await harness({ realtime: { model: "gpt-live-1-codex", transports: ["codex", "vp"] } });
+    const user = await signedIn(configured, "acct_voice_model_web");
+    expect((await user.post("/realtime", { sdp: offer, session: { transport: "vp" } })).status).toBe(201);
+    const fields = mock.requests({ path: "/realtime/vp" }).at(-1)!.body as { session: string };
+    expect(JSON.parse(fields.session)).toMatchObject({ model_slug: "auto", requested_default_model: "auto" });
+  });
+
+  it("a handler whose model is off its allow-list does not start, naming both options", () => {
+    expect(() =>
+      createProviderHandler({ realtime: { model: "gpt-live-1-codex", allowedModels: ["gpt-realtime-1.5"] }, logger: { info() {}, warn() {}, error() {} } }),
+    ).toThrow(/realtime\.model.*realtime\.allowedModels/);
+    expect(() => createProviderHandler({ realtime: { allowedModels: ["gpt-live-1-codex"] }, logger: { info() {}, warn() {}, error() {} } })).toThrow(
+      /realtime\.model/,
+    );
+  });
+});
+
 describe("POST /realtime: the voice model allow-list (LWC_ALLOWED_REALTIME_MODELS)", () => {
   it("a session.model off the list is 403 realtime_model_not_allowed with no upstream call; a listed one or none passes", async () => {
     const listed = await harness({ realtime: { allowedModels: ["gpt-realtime-1.5"] } });

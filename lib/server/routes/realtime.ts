@@ -93,7 +93,11 @@ export function createRealtimeRoute(ctx: ServerContext, manager: SessionManager)
   ): Promise<Response> {
     const { transport } = offer;
     const post = (credential: BackendAuth) =>
-      postRealtimeCall(options.upstream, credential, offer, { chatgptUrl: realtime.chatgptUrl, signal: request.signal });
+      postRealtimeCall(options.upstream, credential, offer, {
+        chatgptUrl: realtime.chatgptUrl,
+        codexModel: realtime.model,
+        signal: request.signal,
+      });
     let result;
     try {
       result = await post(auth);
