@@ -66,6 +66,11 @@ export function sendSessionFieldRefused(call: RouteCall, session: Record<string,
   sendText(call.response, 400, "text/plain; charset=utf-8", message);
 }
 
+/** The voice backend refusing the model field itself, as it did from 2026-08-22 (openai/codex#40140). */
+export function sendModelFieldRefused(call: RouteCall): void {
+  sendJson(call.response, 400, { detail: "Field `session.model` is not allowed for this Codex realtime session" });
+}
+
 export function sendUsageLimit(context: MockContext, call: RouteCall, accountId: string, plan: string): void {
   sendJson(
     call.response,

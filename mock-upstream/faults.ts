@@ -30,6 +30,7 @@ const FAULT_SITES: Record<MockFault, readonly FaultSite[]> = {
   realtime_never_connects: ["realtime"],
   input_echoed: ["responses"],
   realtime_session_refused: ["realtime"],
+  realtime_model_refused: ["realtime"],
 };
 
 export function faultAppliesTo(fault: MockFault, site: FaultSite): boolean {

@@ -98,6 +98,7 @@ export const MOCK_FAULTS = [
   "realtime_never_connects",
   "input_echoed",
   "realtime_session_refused",
+  "realtime_model_refused",
 ] as const;
 
 export type MockFault = (typeof MOCK_FAULTS)[number];

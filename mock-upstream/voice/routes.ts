@@ -3,7 +3,7 @@
  * (multipart). Each answers a browser offer with a real answer SDP from a VoicePeer.
  */
 import { authenticateBackendCall, claimedAccountId, sendUnauthorized } from "../backend-auth";
-import { sendServerError, sendSessionFieldRefused } from "../backend-errors";
+import { sendModelFieldRefused, sendServerError, sendSessionFieldRefused } from "../backend-errors";
 import type { MockContext, RouteCall, RouteHandler } from "../context";
 import { markerFaults } from "../faults";
 import { isRecord, sendJson, sendText } from "../http-util";
@@ -67,6 +67,8 @@ async function answerCall(context: MockContext, call: RouteCall, transport: Voic
   if (fires("server_error", caller.accountId)) return sendServerError(call);
   if (typeof offer === "string") return sendBadRequest(call, offer);
   if (fires("realtime_session_refused", caller.accountId)) return sendSessionFieldRefused(call, offer.session);
+  // Only a session that names a model is refused (and consumes the rule), as the backend refused the field.
+  if (offer.session.model !== undefined && fires("realtime_model_refused", caller.accountId)) return sendModelFieldRefused(call);
   if (fires("realtime_non_sdp", caller.accountId)) {
     return sendText(call.response, 200, "text/html; charset=utf-8", "<!DOCTYPE html><html><body>Voice is unavailable right now.</body></html>");
   }

@@ -198,6 +198,18 @@ describe("faults", () => {
     expect((await postCodexCall(offer)).status).toBe(201);
   });
 
+  it("realtime_model_refused answers 400 with the backend's August 2026 words to a session that names a model, and lets one without through", async () => {
+    mock.addFault({ fault: "realtime_model_refused" });
+    const offer = await newPeer().offer();
+    const withoutModel: Record<string, unknown> = { ...SESSION };
+    delete withoutModel.model;
+    expect((await postCodexCall(offer, authHeaders(), withoutModel)).status).toBe(201);
+    const refused = await postCodexCall(offer);
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toEqual({ detail: "Field `session.model` is not allowed for this Codex realtime session" });
+    expect((await postCodexCall(offer)).status).toBe(201);
+  });
+
   it("a [[mock:<fault>]] marker anywhere in the session fires that fault for one request", async () => {
     const offer = await newPeer().offer();
     const marked = await postCodexCall(offer, authHeaders(), { ...SESSION, instructions: "hi [[mock:server_error]]" });

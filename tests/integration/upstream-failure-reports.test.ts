@@ -142,6 +142,22 @@ describe("/realtime", () => {
     }
   });
 
+  it("the backend refuses the voice model (realtime_model_refused): its words reach `detail` and the log line", async () => {
+    const user = await signedIn("acct_voice_model_refused");
+    h.mock.addFault({ fault: "realtime_model_refused", accountId: "acct_voice_model_refused" });
+    const reply = await user.post("/realtime", { sdp: offer });
+    expect(reply.status).toBe(400);
+    const words = "Field `session.model` is not allowed for this Codex realtime session";
+    expect(reply.json()).toEqual({
+      error: "realtime_request_failed",
+      status: 400,
+      detail: `The provider rejected the voice call (HTTP 400). The provider said: ${words}`,
+    });
+    expect(newLines()).toEqual([
+      `[login-with-chatgpt] upstream /realtime failed: transport=codex status=400 upstream=400 body=${JSON.stringify(JSON.stringify({ detail: words }))}`,
+    ]);
+  });
+
   it("a server error: `detail` carries the provider's message after our sentence, bounded", async () => {
     const user = await signedIn("acct_voice_5xx");
     h.mock.addFault({ fault: "server_error", accountId: "acct_voice_5xx" });
