@@ -15,6 +15,10 @@ export interface ChatMessageMetadata {
   versions?: AnswerVersions;
   /** A user message sent to a model that reads text only: the conversation's images were left out. */
   imagesLeftOut?: ImagesLeftOut;
+  /** On an answer: the model that wrote it (shown in exports). */
+  model?: string;
+  /** On an answer: when it started, epoch milliseconds (shown in exports). */
+  createdAt?: number;
 }
 
 /** One version of an answer: its parts and what it said about itself. */
