@@ -1,4 +1,6 @@
 import type { Metadata, Viewport } from "next";
+import { headers } from "next/headers";
+import { THEME_BOOT_SCRIPT } from "@/lib/client/theme";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -18,9 +20,15 @@ export const viewport: Viewport = {
   colorScheme: "light dark",
 };
 
-export default function RootLayout({ children }: { children: React.ReactNode }) {
+export default async function RootLayout({ children }: { children: React.ReactNode }) {
+  // The page's CSP nonce (proxy.ts): the theme script runs inline, before the first paint, so the
+  // page never flashes the wrong theme. It sets data-theme on <html>, hence suppressHydrationWarning.
+  const nonce = (await headers()).get("x-nonce") ?? undefined;
   return (
-    <html lang="en">
+    <html lang="en" suppressHydrationWarning>
+      <head>
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: THEME_BOOT_SCRIPT }} />
+      </head>
       <body className="min-h-dvh bg-background font-sans text-foreground antialiased">{children}</body>
     </html>
   );

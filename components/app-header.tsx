@@ -3,6 +3,7 @@ import type { UsageSnapshot } from "@/lib/client/usage-headers";
 import { BrandMark } from "./brand-mark";
 import { ghostButton } from "./button-styles";
 import { MenuIcon, PlusIcon, SignOutIcon } from "./icons";
+import { ThemeSelect } from "./theme-select";
 import { UsageMeter } from "./usage-meter";
 
 interface AppHeaderProps {
@@ -15,7 +16,7 @@ interface AppHeaderProps {
   signingOut: boolean;
 }
 
-/** Signed-in header: new chat on the left; usage, account and sign-out on the right. */
+/** Signed-in header: new chat on the left; usage, account, theme and sign-out on the right. */
 export function AppHeader({ user, usage, onNewChat, onOpenConversations, onSignOut, signingOut }: AppHeaderProps) {
   return (
     <header className="flex h-14 shrink-0 items-center gap-2 border-b border-border bg-background/90 px-3 backdrop-blur sm:px-5">
@@ -49,6 +50,7 @@ export function AppHeader({ user, usage, onNewChat, onOpenConversations, onSignO
             {user.plan}
           </span>
         </div>
+        <ThemeSelect />
         <button
           type="button"
           data-testid="sign-out-button"
