@@ -22,7 +22,7 @@ describe("the environment variables are documented alike everywhere", async () =
   vi.unstubAllEnvs();
   const expected = [...ENV_VARIABLES].sort();
 
-  it("knows the variables (the zod schema in lib/provider-app.ts and the store's)", () => {
+  it("knows the variables (the zod schema in lib/env-options.ts and the store's)", () => {
     expect(expected).toContain("LWC_SECRET");
     expect(expected).toContain("LWC_LOGIN_GLOBAL_RATE_LIMIT_PER_MINUTE");
     expect(expected).toContain("KV_REST_API_TOKEN");

@@ -1,0 +1,226 @@
+/**
+ * The app's environment: the zod schema of every variable it reads, and the handler options built
+ * from it. No side effects, so `npm run doctor` (lib/doctor) checks a deploy with the same rules the
+ * server starts with; lib/provider-app.ts builds the app's one handler from it.
+ */
+import { z } from "zod";
+import { normalizeAppBasePath } from "@/lib/client/base-path";
+import { createStoreFromEnv, STORE_ENV_VARIABLES } from "@/lib/stores";
+import { connectionPeerAddress } from "@/lib/server/connection-peer";
+import { randomId } from "@/lib/server/encoding";
+import { LOG_PREFIX } from "@/lib/server/logger";
+import { onePerProcess } from "@/lib/server/one-per-process";
+import type { ProviderHandlerOptions } from "@/lib/server/options";
+import type { KeyValueStore } from "@/lib/stores/types";
+import { AGENT_SANDBOX_NAMES } from "@/lib/agent-voice/sandbox/types";
+import { referenceConfirmTool, referenceTools } from "@/lib/agent-voice/tools";
+import { CODEX_REALTIME_MODEL, REALTIME_TRANSPORTS, VOICE_MODES } from "@/lib/upstream/realtime";
+import { INSTRUCTIONS_MODES } from "@/lib/upstream/responses";
+import { uncachedFetch } from "@/lib/upstream/uncached-fetch";
+
+const commaList = z
+  .string()
+  .optional()
+  .transform((value) => (value ?? "").split(",").map((item) => item.trim()).filter((item) => item !== ""));
+const optionalText = z
+  .string()
+  .optional()
+  .transform((value) => (value?.trim() ? value.trim() : undefined));
+const positiveInt = (fallback: number) =>
+  z
+    .string()
+    .optional()
+    .transform((value) => (value?.trim() ? Number(value.trim()) : fallback))
+    .pipe(z.number().int().positive());
+
+/** Every variable the app reads (the Upstash ones are read by createStoreFromEnv). */
+const envSchema = z.object({
+  LWC_SECRET: commaList,
+  LWC_ISSUER_URL: optionalText,
+  LWC_CODEX_BASE_URL: optionalText,
+  LWC_VERIFICATION_URL: optionalText,
+  LWC_CLIENT_VERSION: optionalText,
+  LWC_ALLOWED_MODELS: commaList,
+  LWC_ALLOWED_ORIGINS: commaList,
+  LWC_SESSION_TTL_SECONDS: positiveInt(604_800),
+  LWC_RESPONSES_PROXY: z
+    .string()
+    .optional()
+    .transform((value) => (value?.trim() ? value.trim().toLowerCase() : "on"))
+    .pipe(z.enum(["on", "off"])),
+  LWC_RATE_LIMIT_PER_MINUTE: positiveInt(30),
+  LWC_LOGIN_RATE_LIMIT_PER_MINUTE: positiveInt(10),
+  LWC_LOGIN_GLOBAL_RATE_LIMIT_PER_MINUTE: positiveInt(100),
+  LWC_MAX_REQUEST_BYTES: positiveInt(4_000_000),
+  LWC_INSTRUCTIONS: optionalText,
+  LWC_INSTRUCTIONS_MODE: z
+    .string()
+    .optional()
+    .transform((value) => (value?.trim() ? value.trim().toLowerCase() : "default"))
+    .pipe(z.enum(INSTRUCTIONS_MODES)),
+  LWC_CODEX_COMMAND: optionalText,
+  LWC_REALTIME_APP_SERVER_IDLE_SECONDS: positiveInt(600),
+  LWC_REALTIME_APP_SERVER_MAX_SECONDS: positiveInt(3600),
+  LWC_REALTIME_APP_SERVER_MAX_SESSIONS_PER_ACCOUNT: positiveInt(2),
+  LWC_REALTIME_APP_SERVER_MAX_SESSIONS: positiveInt(8),
+  LWC_AGENT_SANDBOX: z
+    .string()
+    .optional()
+    .transform((value) => (value?.trim() ? value.trim().toLowerCase() : "bwrap"))
+    .pipe(z.enum(AGENT_SANDBOX_NAMES)),
+  LWC_AGENT_SANDBOX_READONLY_PATHS: z
+    .string()
+    .optional()
+    .transform((value) => (value ?? "").split(":").map((item) => item.trim()).filter((item) => item !== ""))
+    .pipe(z.array(z.string().startsWith("/", "must be absolute paths, separated by colons"))),
+  LWC_REALTIME: z
+    .string()
+    .optional()
+    .transform((value) => (value?.trim() ? value.trim().toLowerCase() : "on"))
+    .pipe(z.enum(["on", "off"])),
+  LWC_REALTIME_TRANSPORTS: commaList.pipe(z.array(z.enum(REALTIME_TRANSPORTS))),
+  LWC_REALTIME_VOICE_MODES: commaList.pipe(z.array(z.enum(VOICE_MODES))),
+  LWC_REALTIME_MAX_REQUEST_BYTES: positiveInt(65_536),
+  LWC_REALTIME_RATE_LIMIT_PER_MINUTE: positiveInt(12),
+  LWC_ALLOWED_REALTIME_MODELS: commaList,
+  LWC_REALTIME_MODEL: optionalText.pipe(z.string().max(128).optional()),
+  LWC_CHATGPT_URL: optionalText,
+  LWC_TRUSTED_PROXY_HOPS: z
+    .string()
+    .optional()
+    .transform((value) => (value?.trim() ? Number(value.trim()) : 1))
+    .pipe(z.number().int().min(0).max(20)),
+  LWC_MAX_STREAM_SECONDS: positiveInt(290),
+  LWC_COOKIE_HOST_PREFIX: z
+    .string()
+    .optional()
+    .transform((value) => (value?.trim() ? value.trim().toLowerCase() : "0"))
+    .pipe(z.enum(["1", "0", "on", "off", "true", "false"]))
+    .transform((value) => value === "1" || value === "on" || value === "true"),
+  // Read by the bench's floor route (app/api/bench-floor/route.ts); checked here too. Never set it in production.
+  LWC_BENCH_FLOOR: z
+    .string()
+    .optional()
+    .transform((value) => (value?.trim() ? value.trim() : "0"))
+    .pipe(z.enum(["0", "1"])),
+  // Build-time settings, read by next.config.ts (Next's basePath and build folder); checked here too.
+  LWC_BASE_PATH: z
+    .string()
+    .optional()
+    .refine((value) => {
+      try {
+        normalizeAppBasePath(value);
+        return true;
+      } catch {
+        return false;
+      }
+    }, "must be a path such as /chat-app"),
+  LWC_DIST_DIR: optionalText,
+});
+
+/**
+ * Every environment variable the app reads: the schema's and the store's. README, docs/server.md
+ * and .env.example must list exactly these (lib/env-docs.test.ts checks).
+ */
+export const ENV_VARIABLES: readonly string[] = [...Object.keys(envSchema.shape), ...STORE_ENV_VARIABLES];
+
+/**
+ * The session store. The in-memory one is made once per process (lib/server/one-per-process.ts):
+ * `next dev` evaluates this module again on each save of a server file, and a new store would sign
+ * everyone out.
+ */
+function sessionStoreFromEnv(env: Record<string, string | undefined>): KeyValueStore {
+  const store = createStoreFromEnv(env);
+  return store.kind === "memory" ? onePerProcess("memory-store", "", () => store) : store;
+}
+
+/**
+ * `next dev` without LWC_SECRET: one random secret per process, for the same reason (a new one on
+ * each save would sign everyone out). Elsewhere none: the handler makes one and warns.
+ */
+function developmentSecrets(): string[] {
+  if (process.env.NODE_ENV !== "development") return [];
+  return onePerProcess("development-secret", "", () => {
+    console.warn(`${LOG_PREFIX} LWC_SECRET is not set: this development server uses a random secret; sessions end when it stops.`);
+    return [randomId(32)];
+  });
+}
+
+export type ParsedEnv = z.output<typeof envSchema>;
+
+/** Every variable of the schema, validated and with its default; throws naming the bad variable (never its value). */
+export function parseEnv(env: Record<string, string | undefined>): ParsedEnv {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`Invalid environment variable ${issue?.path.join(".") ?? "?"}: ${issue?.message ?? ""}`);
+  }
+  return parsed.data;
+}
+
+/** The handler options from the environment; throws naming the bad variable (never its value). */
+export function optionsFromEnv(env: Record<string, string | undefined>): ProviderHandlerOptions {
+  const e = parseEnv(env);
+  const realtimeModel = e.LWC_REALTIME_MODEL ?? CODEX_REALTIME_MODEL;
+  if (e.LWC_ALLOWED_REALTIME_MODELS.length > 0 && !e.LWC_ALLOWED_REALTIME_MODELS.includes(realtimeModel)) {
+    throw new Error(
+      "Invalid environment variable LWC_REALTIME_MODEL: it must be one of LWC_ALLOWED_REALTIME_MODELS" +
+        (e.LWC_REALTIME_MODEL === undefined ? ` (unset, it is ${CODEX_REALTIME_MODEL})` : ""),
+    );
+  }
+  return {
+    secrets: e.LWC_SECRET.length > 0 ? e.LWC_SECRET : developmentSecrets(),
+    allowedOrigins: e.LWC_ALLOWED_ORIGINS,
+    sessionTtlMs: e.LWC_SESSION_TTL_SECONDS * 1000,
+    cookie: { hostPrefix: e.LWC_COOKIE_HOST_PREFIX },
+    sessionStore: sessionStoreFromEnv(env),
+    enableResponsesProxy: e.LWC_RESPONSES_PROXY === "on",
+    responsesProxy: {
+      rateLimit: { limit: e.LWC_RATE_LIMIT_PER_MINUTE, windowMs: 60_000 },
+      ...(e.LWC_ALLOWED_MODELS.length > 0 ? { allowedModels: e.LWC_ALLOWED_MODELS } : {}),
+      maxRequestBytes: e.LWC_MAX_REQUEST_BYTES,
+      maxStreamMs: e.LWC_MAX_STREAM_SECONDS * 1000,
+      ...(e.LWC_INSTRUCTIONS ? { instructions: e.LWC_INSTRUCTIONS } : {}),
+      instructionsMode: e.LWC_INSTRUCTIONS_MODE,
+    },
+    realtime: {
+      enabled: e.LWC_REALTIME === "on",
+      ...(e.LWC_REALTIME_TRANSPORTS.length > 0 ? { transports: e.LWC_REALTIME_TRANSPORTS } : {}),
+      ...(e.LWC_REALTIME_VOICE_MODES.length > 0 ? { voiceModes: e.LWC_REALTIME_VOICE_MODES } : {}),
+      maxRequestBytes: e.LWC_REALTIME_MAX_REQUEST_BYTES,
+      rateLimit: { limit: e.LWC_REALTIME_RATE_LIMIT_PER_MINUTE, windowMs: 60_000 },
+      ...(e.LWC_ALLOWED_REALTIME_MODELS.length > 0 ? { allowedModels: e.LWC_ALLOWED_REALTIME_MODELS } : {}),
+      ...(e.LWC_REALTIME_MODEL ? { model: e.LWC_REALTIME_MODEL } : {}),
+      ...(e.LWC_CHATGPT_URL ? { chatgptUrl: e.LWC_CHATGPT_URL } : {}),
+      // Agent voice (docs/agent-voice.md): only with the codex executable, on a long-lived Node server.
+      ...(e.LWC_CODEX_COMMAND
+        ? {
+            appServer: {
+              command: e.LWC_CODEX_COMMAND,
+              tools: referenceTools,
+              idleTimeoutMs: e.LWC_REALTIME_APP_SERVER_IDLE_SECONDS * 1000,
+              maxDurationMs: e.LWC_REALTIME_APP_SERVER_MAX_SECONDS * 1000,
+              maxSessionsPerAccount: e.LWC_REALTIME_APP_SERVER_MAX_SESSIONS_PER_ACCOUNT,
+              maxSessions: e.LWC_REALTIME_APP_SERVER_MAX_SESSIONS,
+              sandbox: e.LWC_AGENT_SANDBOX,
+              ...(e.LWC_AGENT_SANDBOX_READONLY_PATHS.length > 0 ? { sandboxReadOnlyPaths: e.LWC_AGENT_SANDBOX_READONLY_PATHS } : {}),
+            },
+          }
+        : {}),
+    },
+    loginRateLimit: { limit: e.LWC_LOGIN_RATE_LIMIT_PER_MINUTE, windowMs: 60_000 },
+    loginGlobalRateLimit: { limit: e.LWC_LOGIN_GLOBAL_RATE_LIMIT_PER_MINUTE, windowMs: 60_000 },
+    trustedProxyHops: e.LWC_TRUSTED_PROXY_HOPS,
+    // The socket's address, reported by the Node HTTP server (instrumentation.ts): a hop counts only when it is there.
+    peerAddress: connectionPeerAddress,
+    upstream: {
+      fetch: uncachedFetch,
+      ...(e.LWC_ISSUER_URL ? { issuer: e.LWC_ISSUER_URL } : {}),
+      ...(e.LWC_CODEX_BASE_URL ? { codexBaseUrl: e.LWC_CODEX_BASE_URL } : {}),
+      ...(e.LWC_VERIFICATION_URL ? { verificationUrl: e.LWC_VERIFICATION_URL } : {}),
+    },
+    ...(e.LWC_CLIENT_VERSION ? { clientVersion: e.LWC_CLIENT_VERSION } : {}),
+    ...(e.LWC_CODEX_COMMAND ? { confirmTool: referenceConfirmTool } : {}),
+  };
+}
+
