@@ -2,6 +2,7 @@
 import { createOpenAI } from "@ai-sdk/openai";
 import { streamText } from "ai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import clientVersionFile from "@/lib/upstream/client-version.json";
 import { startMockUpstream, type MockUpstream } from "./server";
 import { signInThroughMock, type MockTokenSet } from "./sign-in";
 
@@ -18,7 +19,7 @@ function model() {
   return createOpenAI({
     baseURL: mock.codexBaseUrl,
     apiKey: tokens.access_token,
-    headers: { "ChatGPT-Account-ID": "acct_demo", originator: "codex_cli_rs" },
+    headers: { "ChatGPT-Account-ID": "acct_demo", originator: "codex_cli_rs", version: clientVersionFile.clientVersion },
   }).responses("gpt-5.5");
 }
 

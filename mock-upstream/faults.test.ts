@@ -204,9 +204,9 @@ describe("fault rules", () => {
   it("markers trigger stream_cut, fast_tier_rejected and slow_first_byte too", async () => {
     const cut = await respond(marked("stream_cut"));
     await expect(cut.text()).rejects.toThrow();
-    const tier = await respond({ ...marked("fast_tier_rejected"), service_tier: "flex" });
+    const tier = await respond({ ...marked("fast_tier_rejected"), service_tier: "priority" });
     expect(tier.status).toBe(400);
-    expect(((await tier.json()) as { detail: string }).detail).toBe("Unsupported service_tier: flex");
+    expect(((await tier.json()) as { detail: string }).detail).toBe("Unsupported service_tier: priority");
     const started = Date.now();
     const slow = await respond(marked("slow_first_byte"));
     expect(Date.now() - started).toBeGreaterThanOrEqual(1400);

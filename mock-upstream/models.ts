@@ -1,3 +1,4 @@
+import clientVersionFile from "@/lib/upstream/client-version.json";
 import type { ModelInfo } from "@/lib/upstream/types";
 
 interface CatalogEntry extends ModelInfo {
@@ -10,29 +11,35 @@ const PRIORITY_TIER = {
   name: "Fast",
   description: "Faster responses; uses your plan's usage limits at a higher rate.",
 };
-const FLEX_TIER = {
-  id: "flex",
-  name: "Flex",
-  description: "Lower priority processing; may be slower at busy times.",
-};
 
 const LEVELS: Record<string, { effort: string; description: string }> = {
   none: { effort: "none", description: "No extra reasoning; fastest answers" },
+  minimal: { effort: "minimal", description: "Very little reasoning; fastest answers" },
   low: { effort: "low", description: "Fast responses with lighter reasoning" },
   medium: { effort: "medium", description: "Balances speed and reasoning depth for everyday tasks" },
   high: { effort: "high", description: "Greater reasoning depth for complex problems" },
   xhigh: { effort: "xhigh", description: "Extra high reasoning depth for the hardest problems" },
+  max: { effort: "max", description: "The deepest reasoning the model offers" },
+  ultra: { effort: "ultra", description: "Maximum reasoning with proactive help from sub-agents (Codex only)" },
 };
 
 function levels(...efforts: string[]) {
   return efforts.map((effort) => LEVELS[effort]!);
 }
 
+const NEWEST_LEVELS = levels("low", "medium", "high", "xhigh", "max", "ultra");
+
+/** One minor release above ours: the mock always holds a model that our pinned version cannot use yet. */
+function nextMinor(version: string): string {
+  const [major = 0, minor = 0] = version.split(".").map(Number);
+  return `${major}.${minor + 1}.0`;
+}
+
 const COMMON = {
   shell_type: "shell_command",
   supported_in_api: true,
   upgrade: null,
-  base_instructions: "You are Codex, a coding agent based on GPT-5.5. You and the user share the same workspace.",
+  base_instructions: "You are Codex, a coding agent. You and the user share the same workspace.",
   supports_reasoning_summaries: true,
   support_verbosity: true,
   default_verbosity: "low",
@@ -41,77 +48,112 @@ const COMMON = {
   supports_parallel_tool_calls: true,
   effective_context_window_percent: 95,
   experimental_supported_tools: [] as string[],
+  web_search_tool_type: "text_and_image",
   input_modalities: ["text", "image"],
-  minimal_client_version: "0.150.0",
+  context_window: 272_000,
+  auto_compact_token_limit: 244_800,
+  service_tiers: [PRIORITY_TIER],
 };
 
-/** The account's catalog, as the backend lists it (ordered as the backend stores it, not by priority). */
+/**
+ * The account's catalog, as the backend lists it (ordered as the backend stores it, not by
+ * priority). Slugs, `minimal_client_version`, priorities and efforts follow the catalog built into
+ * the pinned codex (see docs/upstream.md); `gpt-6.2-sol` and `gpt-5.4-mini` are the mock's own.
+ */
 const CATALOG: readonly CatalogEntry[] = [
   {
     ...COMMON,
-    slug: "gpt-5.5-mini",
-    display_name: "GPT-5.5-Mini",
+    slug: "gpt-5.4-mini",
+    display_name: "GPT-5.4-Mini",
     description: "Smaller, faster and cheaper: for quick questions and light tasks.",
     visibility: "list",
-    priority: 3,
+    priority: 20,
+    minimal_client_version: "0.98.0",
     default_reasoning_level: "medium",
-    supported_reasoning_levels: levels("low", "medium", "high"),
+    // The one model that still takes `none` and `minimal`.
+    supported_reasoning_levels: levels("none", "minimal", "low", "medium", "high"),
     service_tiers: [],
     // Text only: the app must not offer images for this one.
     input_modalities: ["text"],
-    context_window: 272_000,
-    auto_compact_token_limit: 244_800,
     plans: ["free", "go", "plus", "pro", "team", "business", "enterprise", "edu"],
   },
   {
     ...COMMON,
     slug: "gpt-5.5",
     display_name: "GPT-5.5",
-    description: "Frontier model for everyday work: broad knowledge and strong reasoning.",
+    description: "The previous generation's frontier model: broad knowledge and strong reasoning.",
     visibility: "list",
-    priority: 1,
-    default_reasoning_level: "medium",
-    supported_reasoning_levels: levels("none", "low", "medium", "high", "xhigh"),
-    service_tiers: [PRIORITY_TIER, FLEX_TIER],
-    context_window: 400_000,
-    auto_compact_token_limit: 360_000,
-  },
-  {
-    ...COMMON,
-    slug: "gpt-5.5-codex",
-    display_name: "GPT-5.5-Codex",
-    description: "Optimized for agentic coding: long tasks in a repository.",
-    visibility: "list",
-    priority: 2,
+    priority: 13,
+    minimal_client_version: "0.124.0",
     default_reasoning_level: "medium",
     supported_reasoning_levels: levels("low", "medium", "high", "xhigh"),
-    service_tiers: [PRIORITY_TIER],
-    context_window: 400_000,
-    auto_compact_token_limit: 360_000,
   },
   {
     ...COMMON,
-    slug: "gpt-5.5-codex-internal",
-    display_name: "GPT-5.5-Codex (internal)",
-    description: "Internal variant; not shown in pickers.",
-    visibility: "hide",
-    priority: 10,
+    slug: "gpt-6.1-sol",
+    display_name: "GPT-6.1 Sol",
+    description: "The current default: frontier reasoning for everyday and hard work.",
+    visibility: "list",
+    priority: 1,
+    minimal_client_version: "0.153.0",
+    default_reasoning_level: "low",
+    supported_reasoning_levels: NEWEST_LEVELS,
+  },
+  {
+    ...COMMON,
+    slug: "gpt-6-astra",
+    display_name: "GPT-6 Astra",
+    description: "Long, agentic tasks in a repository.",
+    visibility: "list",
+    priority: 2,
+    minimal_client_version: "0.153.0",
+    default_reasoning_level: "low",
+    supported_reasoning_levels: NEWEST_LEVELS,
+  },
+  {
+    ...COMMON,
+    slug: "gpt-6-sol",
+    display_name: "GPT-6 Sol",
+    description: "Strong reasoning across the board.",
+    visibility: "list",
+    priority: 3,
+    minimal_client_version: "0.155.0",
     default_reasoning_level: "medium",
-    supported_reasoning_levels: levels("low", "medium", "high"),
-    service_tiers: [],
-    context_window: 400_000,
+    supported_reasoning_levels: NEWEST_LEVELS,
+  },
+  {
+    ...COMMON,
+    slug: "gpt-6-luna",
+    display_name: "GPT-6 Luna",
+    description: "Quick and capable for lighter work.",
+    visibility: "list",
+    priority: 4,
+    minimal_client_version: "0.155.0",
+    default_reasoning_level: "medium",
+    supported_reasoning_levels: levels("low", "medium", "high", "xhigh", "max"),
+  },
+  {
+    ...COMMON,
+    slug: "gpt-6.2-sol",
+    display_name: "GPT-6.2 Sol",
+    description: "The newest model: released after our pinned Codex version.",
+    visibility: "list",
+    priority: 0,
+    minimal_client_version: nextMinor(clientVersionFile.clientVersion),
+    default_reasoning_level: "low",
+    supported_reasoning_levels: NEWEST_LEVELS,
   },
   {
     ...COMMON,
     slug: "codex-auto-review",
     display_name: "Codex Auto Review",
-    description: "Used by the client for automatic reviews.",
-    visibility: "none",
-    priority: 20,
-    default_reasoning_level: "low",
-    supported_reasoning_levels: levels("low", "medium"),
+    description: "Used by the client for automatic reviews; not shown in pickers.",
+    visibility: "hide",
+    priority: 43,
+    minimal_client_version: "0.98.0",
+    default_reasoning_level: "medium",
+    supported_reasoning_levels: levels("low", "medium", "high", "xhigh", "max"),
     service_tiers: [],
-    context_window: 272_000,
   },
 ];
 

@@ -2,7 +2,7 @@ import type { ModelInfo } from "@/lib/upstream/types";
 import type { ParsedBody } from "./http-util";
 import { validateImageInputs } from "./images-in";
 import { isRecord } from "./http-util";
-import { findModelForPlan } from "./models";
+import { findModelForPlan, isVersionAtLeast } from "./models";
 
 /** Body fields the backend refuses outright (token caps and sampling knobs, server-side state). */
 export const UNSUPPORTED_PARAMETERS = [
@@ -66,7 +66,15 @@ export interface ValidationOptions {
    * `instructions` (they come as the first developer message) and keeps item ids in the input.
    */
   codexClient?: boolean;
+  /** The request's `version` header: a model whose `minimal_client_version` is above it is refused. */
+  clientVersion?: string;
 }
+
+/** Efforts the catalog lists that a direct /responses call may not send: Codex sends `ultra` as `max`. */
+const CATALOG_ONLY_EFFORTS = ["ultra"];
+
+const NEWER_VERSION_NEEDED = (slug: string) =>
+  `The '${slug}' model requires a newer version of Codex. Please upgrade to the latest app or CLI and try again.`;
 
 /** Check a /responses body the way the ChatGPT-account backend does; the first problem wins. */
 export function validateResponsesBody(parsed: ParsedBody, plan: string, options: ValidationOptions = {}): ResponsesValidation {
@@ -82,6 +90,9 @@ export function validateResponsesBody(parsed: ParsedBody, plan: string, options:
   if (typeof instructions !== "string") return reject("Instructions are required");
   const model = findModelForPlan(body.model, plan);
   if (!model) return reject(`The '${body.model}' model is not supported when using Codex with a ChatGPT account.`);
+  // A missing or malformed header counts as older than every gated model.
+  const minimum = model.minimal_client_version;
+  if (typeof minimum === "string" && !isVersionAtLeast(options.clientVersion, minimum)) return reject(NEWER_VERSION_NEEDED(model.slug));
   const inputProblem = validateInput(body.input, options.codexClient === true);
   if (inputProblem) return reject(inputProblem);
   const imageProblem = validateImageInputs(body.input as Record<string, unknown>[], {
@@ -90,7 +101,9 @@ export function validateResponsesBody(parsed: ParsedBody, plan: string, options:
   });
   if (imageProblem) return reject(imageProblem);
 
-  const levels = (model.supported_reasoning_levels ?? []).map((level) => level.effort);
+  const levels = (model.supported_reasoning_levels ?? [])
+    .map((level) => level.effort)
+    .filter((effort) => !CATALOG_ONLY_EFFORTS.includes(effort));
   let reasoningEffort = model.default_reasoning_level ?? "medium";
   let reasoningSummary: string | null = "auto";
   if (body.reasoning !== undefined && body.reasoning !== null) {

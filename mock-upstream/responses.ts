@@ -39,7 +39,11 @@ export const handleResponses: RouteHandler = async (context, call) => {
   if (fires("input_echoed", caller.accountId)) return sendInputEchoed(call, lastUserText(rawInput));
 
   const codexClient = typeof call.request.headers["x-codex-turn-metadata"] === "string";
-  const validation = validateResponsesBody(call.body, caller.plan, { codexClient });
+  const version = call.request.headers.version;
+  const validation = validateResponsesBody(call.body, caller.plan, {
+    codexClient,
+    clientVersion: typeof version === "string" ? version : undefined,
+  });
   if (!validation.ok) return sendJson(call.response, validation.status, { detail: validation.detail });
   const request = validation.request;
   if (request.serviceTier !== null && fires("fast_tier_rejected", caller.accountId)) {

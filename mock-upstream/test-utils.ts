@@ -1,4 +1,5 @@
 /** Helpers for the mock's own tests. */
+import clientVersionFile from "@/lib/upstream/client-version.json";
 import { MOCK_CLIENT_ID } from "./context";
 import type { MockUpstream } from "./types";
 import type { MockTokenSet } from "./sign-in";
@@ -25,6 +26,8 @@ export function backendHeaders(tokens: Pick<MockTokenSet, "access_token">, accou
     authorization: `Bearer ${tokens.access_token}`,
     "chatgpt-account-id": accountId,
     originator: "codex_cli_rs",
+    // What our client sends on every backend call; the mock gates models on it like the real backend.
+    version: clientVersionFile.clientVersion,
     "content-type": "application/json",
     accept: "text/event-stream",
   };
@@ -52,7 +55,7 @@ export function postResponses(mock: MockUpstream, tokens: MockTokenSet, body: un
   });
 }
 
-export function getModels(mock: MockUpstream, tokens: MockTokenSet, query = "?client_version=0.169.0", accountId?: string) {
+export function getModels(mock: MockUpstream, tokens: MockTokenSet, query = `?client_version=${clientVersionFile.clientVersion}`, accountId?: string) {
   return fetch(`${mock.codexBaseUrl}/models${query}`, { headers: backendHeaders(tokens, accountId) });
 }
 
