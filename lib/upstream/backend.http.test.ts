@@ -36,20 +36,33 @@ function userMessage(text: string, id?: string) {
 describe("fetchModels against the mock upstream", () => {
   it("returns only listed models, sorted by priority, sending client_version and the backend headers", async () => {
     const models = await fetchModels(config, plus);
-    expect(models.map((model) => model.slug)).toEqual(["gpt-5.5", "gpt-5.5-codex", "gpt-5.5-mini"]);
+    expect(models.map((model) => model.slug)).toEqual(["gpt-6.2-sol", "gpt-6.1-sol", "gpt-6-astra", "gpt-6-sol", "gpt-6-luna", "gpt-5.5", "gpt-5.4-mini"]);
     expect(models.every((model) => model.visibility === "list")).toBe(true);
-    expect(models[0]?.service_tiers?.map((tier) => tier.id)).toEqual(["priority", "flex"]);
+    expect(models[1]?.service_tiers?.map((tier) => tier.id)).toEqual(["priority"]);
 
     const call = mock.requests({ path: MODELS_PATH }).at(-1);
-    expect(call?.query.client_version).toBe("0.169.0");
+    expect(call?.query.client_version).toBe(config.clientVersion);
+    expect(call?.headers.version).toBe(config.clientVersion);
     expect(call?.headers.authorization).toBe(`Bearer ${plus.accessToken}`);
     expect(call?.headers["chatgpt-account-id"]).toBe("acct_plus");
     expect(call?.headers.originator).toBe("codex_cli_rs");
     expect(call?.headers["user-agent"]).toBe(config.userAgent);
   });
 
+  it("reaches a gated model only with a version at or above its floor, sent as the version header", async () => {
+    const body = normalizeResponsesBody({ model: "gpt-6.2-sol", input: [userMessage("hi")] });
+    const refused = await postResponses(config, plus, body);
+    expect(refused.status).toBe(400);
+    expect(describeUpstreamFailure(400, await refused.text())).toMatch(/^The 'gpt-6.2-sol' model requires a newer version of Codex/);
+    const floor = (await fetchModels(config, plus)).find((model) => model.slug === "gpt-6.2-sol")?.minimal_client_version;
+    expect(typeof floor).toBe("string");
+    const served = await postResponses(configForMock(mock, { clientVersion: floor as string }), plus, body);
+    expect(served.status).toBe(200);
+    await served.text();
+  });
+
   it("lists what the plan allows", async () => {
-    expect((await fetchModels(config, free)).map((model) => model.slug)).toEqual(["gpt-5.5-mini"]);
+    expect((await fetchModels(config, free)).map((model) => model.slug)).toEqual(["gpt-5.4-mini"]);
   });
 
   it("gets no models with a stale client version", async () => {
@@ -123,6 +136,8 @@ describe("postResponses against the mock upstream", () => {
     expect(call?.headers["chatgpt-account-id"]).toBe("acct_plus");
     expect(call?.headers.originator).toBe("codex_cli_rs");
     expect(call?.headers["user-agent"]).toBe(config.userAgent);
+    // The backend gates models on this header at inference (docs/upstream.md).
+    expect(call?.headers.version).toBe(config.clientVersion);
 
     const usage = pickUsageHeaders(response.headers);
     expect(usage["x-codex-primary-used-percent"]).toMatch(/^\d+/);
@@ -137,7 +152,7 @@ describe("postResponses against the mock upstream", () => {
   });
 
   it("detects a tier the model does not offer and succeeds on the retry without it", async () => {
-    const body = normalizeResponsesBody({ model: "gpt-5.5-mini", input: [userMessage("tier test")] }, { serviceTier: "fast" });
+    const body = normalizeResponsesBody({ model: "gpt-5.4-mini", input: [userMessage("tier test")] }, { serviceTier: "fast" });
     const rejected = await postResponses(config, plus, body);
     const text = await rejected.text();
     expect(rejected.status).toBe(400);

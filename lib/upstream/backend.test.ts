@@ -3,17 +3,19 @@ import { backendHeaders, describeUpstreamFailure, isCloudflareChallenge, pickUsa
 import { resolveUpstreamConfig } from "./config";
 
 describe("backendHeaders", () => {
-  it("sets auth, account, originator and user agent, and keeps extras without letting them override auth", () => {
-    const config = resolveUpstreamConfig({ userAgent: "test-agent/1" });
+  it("sets auth, account, originator, user agent and version, and keeps extras without letting them override those", () => {
+    const config = resolveUpstreamConfig({ userAgent: "test-agent/1", clientVersion: "0.171.0" });
     const headers = backendHeaders(config, { accessToken: "at", accountId: "acct" }, {
       Accept: "text/event-stream",
       Authorization: "Bearer evil",
+      Version: "0.1.0",
     });
     expect(headers).toEqual({
       authorization: "Bearer at",
       "chatgpt-account-id": "acct",
       originator: "codex_cli_rs",
       "user-agent": "test-agent/1",
+      version: "0.171.0",
       accept: "text/event-stream",
     });
   });

@@ -5,7 +5,8 @@ import type { BackendAuth, UpstreamConfig } from "./types";
 /**
  * Headers for every model-backend call, as a plain record with lower-case names (fetch builds its one
  * Headers list from it). The auth headers are set last so `extra` can never replace the bearer token
- * or the account id, whatever the case of its names.
+ * or the account id, whatever the case of its names. `version` is what Codex sends on every call of
+ * its built-in provider: the backend gates models on it at inference.
  */
 export function backendHeaders(config: UpstreamConfig, auth: BackendAuth, extra: Record<string, string> = {}): Record<string, string> {
   const headers: Record<string, string> = {};
@@ -14,6 +15,7 @@ export function backendHeaders(config: UpstreamConfig, auth: BackendAuth, extra:
   headers["chatgpt-account-id"] = auth.accountId;
   headers.originator = config.originator;
   headers["user-agent"] = config.userAgent;
+  headers.version = config.clientVersion;
   return headers;
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import clientVersionFile from "./client-version.json";
 import { DEFAULT_UPSTREAM, resolveUpstreamConfig } from "./config";
 
 describe("resolveUpstreamConfig", () => {
@@ -11,11 +12,21 @@ describe("resolveUpstreamConfig", () => {
       clientId: "app_EMoamEEZ73f0CkXaXp7hrann",
       scope: "openid profile email offline_access",
       originator: "codex_cli_rs",
-      clientVersion: "0.169.0",
-      userAgent: DEFAULT_UPSTREAM.userAgent,
+      clientVersion: clientVersionFile.clientVersion,
       requestTimeoutMs: DEFAULT_UPSTREAM.requestTimeoutMs,
     });
     expect(typeof config.fetch).toBe("function");
+  });
+
+  it("takes the client version from client-version.json and names it in the user agent", () => {
+    const config = resolveUpstreamConfig();
+    expect(config.clientVersion).toBe(clientVersionFile.clientVersion);
+    expect(config.userAgent).toBe(`login-with-chatgpt/0.1 (codex_cli_rs/${clientVersionFile.clientVersion} compatible)`);
+  });
+
+  it("carries an overridden client version into the user agent, unless the user agent is set too", () => {
+    expect(resolveUpstreamConfig({ clientVersion: "0.171.2" }).userAgent).toBe("login-with-chatgpt/0.1 (codex_cli_rs/0.171.2 compatible)");
+    expect(resolveUpstreamConfig({ clientVersion: "0.171.2", userAgent: "mine/1" }).userAgent).toBe("mine/1");
   });
 
   it("derives the verification URL from the overridden issuer and trims trailing slashes", () => {
@@ -28,7 +39,7 @@ describe("resolveUpstreamConfig", () => {
   it("keeps an explicit verification URL and ignores undefined overrides", () => {
     const config = resolveUpstreamConfig({ verificationUrl: "https://example.com/device/", clientVersion: undefined });
     expect(config.verificationUrl).toBe("https://example.com/device");
-    expect(config.clientVersion).toBe("0.169.0");
+    expect(config.clientVersion).toBe(clientVersionFile.clientVersion);
   });
 
   it("uses a given fetch implementation", () => {

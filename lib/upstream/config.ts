@@ -1,5 +1,18 @@
 import { z } from "zod";
+import clientVersionFile from "./client-version.json";
 import type { UpstreamConfig } from "./types";
+
+/**
+ * The Codex release we speak for: `client_version` on /models, the `version` header on every
+ * backend call (the backend gates models on it), our user agent, and the codex executable that
+ * scripts/ensure-codex.sh installs. One value in client-version.json; LWC_CLIENT_VERSION overrides it.
+ */
+export const CLIENT_VERSION: string = clientVersionFile.clientVersion;
+
+/** A plain, honest User-Agent naming the Codex release we are compatible with (the edge challenges requests without one). */
+export function userAgentFor(clientVersion: string): string {
+  return `login-with-chatgpt/0.1 (codex_cli_rs/${clientVersion} compatible)`;
+}
 
 /** The real provider's public values (see docs/upstream.md). Every one is overridable. */
 export const DEFAULT_UPSTREAM = {
@@ -8,9 +21,8 @@ export const DEFAULT_UPSTREAM = {
   clientId: "app_EMoamEEZ73f0CkXaXp7hrann",
   scope: "openid profile email offline_access",
   originator: "codex_cli_rs",
-  clientVersion: "0.169.0",
-  // A plain, honest User-Agent: the provider's edge challenges requests that send none.
-  userAgent: "login-with-chatgpt/0.1 (codex_cli_rs compatible)",
+  clientVersion: CLIENT_VERSION,
+  userAgent: userAgentFor(CLIENT_VERSION),
   requestTimeoutMs: 15_000,
 } as const;
 
@@ -53,6 +65,8 @@ export function resolveUpstreamConfig(overrides?: Partial<UpstreamConfig>): Upst
     ...DEFAULT_UPSTREAM,
     ...given,
     issuer,
+    // The user agent follows an overridden client version unless it is overridden itself.
+    userAgent: given.userAgent ?? userAgentFor(given.clientVersion ?? DEFAULT_UPSTREAM.clientVersion),
     codexBaseUrl: trimTrailingSlashes((given.codexBaseUrl ?? DEFAULT_UPSTREAM.codexBaseUrl).trim()),
     verificationUrl: trimTrailingSlashes((given.verificationUrl ?? `${issuer}/codex/device`).trim()),
   };

@@ -12,7 +12,7 @@ export interface UpstreamConfig {
   scope: string;
   /** Value of the `originator` header, default `codex_cli_rs`. */
   originator: string;
-  /** Sent as `client_version` to `/models`, default `0.169.0`. */
+  /** Sent as `client_version` to `/models` and as the `version` header on every backend call; default `CLIENT_VERSION`. */
   clientVersion: string;
   userAgent: string;
   /** Timeout for a single non-streaming upstream request. */
