@@ -1,0 +1,122 @@
+import { z } from "zod";
+import { BACKUP_FORMAT, CONVERSATION_FORMAT, EXPORT_VERSION, type ExportedConversation } from "./conversation-export";
+
+/**
+ * Reading a file made by Export (a backup or one conversation) back in. Everything is checked
+ * before anything is kept: a file that is not JSON, not ours, from a newer version of the app or
+ * damaged is refused as a whole, with a sentence saying which.
+ */
+export type ImportParse = { ok: true; conversations: ExportedConversation[] } | { ok: false; message: string };
+
+/** Larger files are refused before they are read. */
+export const MAX_IMPORT_BYTES = 200 * 1024 * 1024;
+
+const NOTHING_IMPORTED = "Nothing was imported.";
+
+// A part is kept as it was written, but the kinds the chat shows must have the shape it reads. An
+// attached file must be a data: URL, so showing an imported conversation never fetches anything.
+const part = z.looseObject({ type: z.string().min(1) }).superRefine((value, context) => {
+  if (value.type === "text" || value.type === "reasoning") {
+    if (typeof value.text !== "string") context.addIssue({ code: "custom", path: ["text"], message: "text must be a string" });
+  } else if (value.type === "file") {
+    if (typeof value.mediaType !== "string") context.addIssue({ code: "custom", path: ["mediaType"], message: "mediaType must be a string" });
+    if (typeof value.url !== "string" || !value.url.startsWith("data:")) {
+      context.addIssue({ code: "custom", path: ["url"], message: "an attached file must be a data: URL" });
+    }
+  }
+});
+
+const failure = z.looseObject({ code: z.string(), message: z.string() });
+
+const metadata = z.looseObject({
+  failure: failure.optional(),
+  failedTurn: z.literal(true).optional(),
+  interrupted: z.literal(true).optional(),
+  model: z.string().optional(),
+  createdAt: z.number().optional(),
+});
+
+const message = z.object({
+  id: z.string().min(1),
+  role: z.enum(["user", "assistant", "system"]),
+  parts: z.array(part),
+  metadata: metadata.optional(),
+});
+
+const conversation = z.object({
+  id: z.string().min(1).max(200),
+  title: z.string().max(1000),
+  titleEdited: z.boolean(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+  messages: z.array(message),
+});
+
+const conversationFile = z.object({ format: z.literal(CONVERSATION_FORMAT), version: z.literal(EXPORT_VERSION), conversation });
+const backupFile = z.object({ format: z.literal(BACKUP_FORMAT), version: z.literal(EXPORT_VERSION), conversations: z.array(conversation) });
+
+function describeIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return "it does not have the expected shape";
+  const where = issue.path.map(String).join(".");
+  return where ? `${where}: ${issue.message}` : issue.message;
+}
+
+/** Reads the text of an export file; nothing in it is kept unless all of it is valid. */
+export function parseImportFile(text: string): ImportParse {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { ok: false, message: `This file isn’t valid JSON. ${NOTHING_IMPORTED}` };
+  }
+  const format = value !== null && typeof value === "object" ? (value as { format?: unknown }).format : undefined;
+  if (format !== CONVERSATION_FORMAT && format !== BACKUP_FORMAT) {
+    return { ok: false, message: `This file is not a conversation export from this app (a backup or a conversation saved as JSON). ${NOTHING_IMPORTED}` };
+  }
+  const version = (value as { version?: unknown }).version;
+  if (typeof version === "number" && Number.isInteger(version) && version > EXPORT_VERSION) {
+    return {
+      ok: false,
+      message: `This file was made by a newer version of this app (format ${version}); this version reads format ${EXPORT_VERSION}. ${NOTHING_IMPORTED}`,
+    };
+  }
+  if (format === CONVERSATION_FORMAT) {
+    const parsed = conversationFile.safeParse(value);
+    if (!parsed.success) return { ok: false, message: `This file looks damaged (${describeIssue(parsed.error)}). ${NOTHING_IMPORTED}` };
+    return { ok: true, conversations: [parsed.data.conversation as ExportedConversation] };
+  }
+  const parsed = backupFile.safeParse(value);
+  if (!parsed.success) return { ok: false, message: `This file looks damaged (${describeIssue(parsed.error)}). ${NOTHING_IMPORTED}` };
+  return { ok: true, conversations: parsed.data.conversations as ExportedConversation[] };
+}
+
+export interface ImportPlan {
+  /** The conversations to add: ids this account does not have, each once. */
+  add: ExportedConversation[];
+  /** How many were left out because the account (or the file, earlier) already had their id. */
+  skipped: number;
+}
+
+/** Conversations already present (same id) are skipped, not doubled; so is a repeat within the file. */
+export function planImport(existingIds: Iterable<string>, incoming: readonly ExportedConversation[]): ImportPlan {
+  const taken = new Set(existingIds);
+  const add: ExportedConversation[] = [];
+  for (const candidate of incoming) {
+    if (taken.has(candidate.id)) continue;
+    taken.add(candidate.id);
+    add.push(candidate);
+  }
+  return { add, skipped: incoming.length - add.length };
+}
+
+const conversations = (count: number) => `${count} conversation${count === 1 ? "" : "s"}`;
+
+/** The sentence shown after an import. */
+export function importSummary(added: number, skipped: number): string {
+  if (added === 0 && skipped === 0) return "The file holds no conversations; nothing was imported.";
+  if (added === 0) return `Nothing imported: ${conversations(skipped)} ${skipped === 1 ? "was" : "were"} already here (skipped).`;
+  const imported = `Imported ${conversations(added)}`;
+  if (skipped === 0) return `${imported}.`;
+  return `${imported}; ${skipped} already here ${skipped === 1 ? "was" : "were"} skipped.`;
+}
