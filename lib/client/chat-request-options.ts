@@ -15,16 +15,32 @@ export interface ChatCallSettings {
   fast: boolean;
   /** Ask for a picture (the image_generation tool) instead of a text answer. */
   generateImage?: boolean;
+  /** The model reads text only: leave the conversation's images out of the request. */
+  leaveOutImages?: boolean;
+  /** Carry on the last (interrupted) answer instead of answering the last question. */
+  continueAnswer?: boolean;
+}
+
+/** What the transport reads from a request's body besides the model. */
+export interface ChatRequestBody {
+  model: string;
+  generateImage?: true;
+  leaveOutImages?: true;
+  continueAnswer?: true;
 }
 
 /** The per-request options for useChat's sendMessage/regenerate: headers for the proxy, the model in the body. */
 export function chatRequestOptions(settings: ChatCallSettings): {
   headers: Record<string, string>;
-  body: { model: string; generateImage?: true };
+  body: ChatRequestBody;
 } {
   const headers: Record<string, string> = { [REASONING_EFFORT_HEADER]: settings.reasoningEffort };
   if (settings.fast) headers[SERVICE_TIER_HEADER] = "fast";
-  return { headers, body: settings.generateImage ? { model: settings.model, generateImage: true } : { model: settings.model } };
+  const body: ChatRequestBody = { model: settings.model };
+  if (settings.generateImage) body.generateImage = true;
+  if (settings.leaveOutImages) body.leaveOutImages = true;
+  if (settings.continueAnswer) body.continueAnswer = true;
+  return { headers, body };
 }
 
 export function isReasoningEffort(value: unknown): value is ReasoningEffort {

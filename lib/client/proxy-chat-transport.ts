@@ -1,7 +1,7 @@
 import { openai } from "@ai-sdk/openai";
 import { convertToModelMessages, streamText, type ChatTransport, type UIMessage, type UIMessageChunk } from "ai";
 import { encodeChatError } from "./chat-error";
-import { messagesForUpstream } from "./chat-turns";
+import { messagesToSend } from "./request-messages";
 import type { ProviderProxy } from "./provider-proxy";
 
 export interface ProxyChatTransportOptions {
@@ -18,6 +18,10 @@ function headersToRecord(headers: SendOptions["headers"]): Record<string, string
   return { ...headers };
 }
 
+function isTrue(body: SendOptions["body"], name: "generateImage" | "leaveOutImages" | "continueAnswer"): boolean {
+  return (body as Record<string, unknown> | undefined)?.[name] === true;
+}
+
 function readModel(body: SendOptions["body"], fallback: string | undefined): string {
   const model = (body as { model?: unknown } | undefined)?.model;
   if (typeof model === "string" && model.length > 0) return model;
@@ -28,7 +32,8 @@ function readModel(body: SendOptions["body"], fallback: string | undefined): str
 /**
  * A useChat transport that runs the model call in the browser: streamText talks to the provider
  * proxy (`{basePath}/responses`), and the result is handed to useChat as a UI message stream.
- * Per request, pass `{ headers, body: { model } }` to sendMessage/regenerate (see chatRequestOptions).
+ * Per request, pass `{ headers, body }` from chatRequestOptions to sendMessage/regenerate: the model,
+ * and whether to make a picture, leave images out (a text-only model) or continue the last answer.
  * Stopping the chat aborts the fetch, and the server then cancels the upstream request.
  */
 export class ProxyChatTransport implements ChatTransport<UIMessage> {
@@ -42,7 +47,7 @@ export class ProxyChatTransport implements ChatTransport<UIMessage> {
 
   async sendMessages({ messages, abortSignal, headers, body }: SendOptions): Promise<ReadableStream<UIMessageChunk>> {
     // "Make a picture": the provider's image_generation tool, forced, streaming two partial images.
-    const imageTools = (body as { generateImage?: unknown } | undefined)?.generateImage === true
+    const imageTools = isTrue(body, "generateImage")
       ? {
           tools: { image_generation: openai.tools.imageGeneration({ outputFormat: "png", partialImages: 2 }) },
           toolChoice: { type: "tool" as const, toolName: "image_generation" as const },
@@ -51,8 +56,11 @@ export class ProxyChatTransport implements ChatTransport<UIMessage> {
     const result = streamText({
       ...imageTools,
       model: this.provider(readModel(body, this.defaultModel)),
-      // A failed turn stays on screen (to edit, retry or remove) but is never sent again.
-      messages: await convertToModelMessages(messagesForUpstream(messages)),
+      // A failed turn stays on screen (to edit, retry or remove) but is never sent again; a text-only
+      // model gets the conversation without its images; Continue asks the model to carry on.
+      messages: await convertToModelMessages(
+        messagesToSend(messages, { leaveOutImages: isTrue(body, "leaveOutImages"), continueAnswer: isTrue(body, "continueAnswer") }),
+      ),
       abortSignal,
       headers: headersToRecord(headers),
       // Retrying would spend the per-session rate limit on a request that already failed.
