@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { expect, type Locator, type Page } from "@playwright/test";
 
 export interface MessageSnapshot {
@@ -41,6 +42,15 @@ export class ChatPage {
   readonly attachButton: Locator;
   readonly attachments: Locator;
   readonly attachError: Locator;
+  readonly searchButton: Locator;
+  readonly searchDialog: Locator;
+  readonly searchInput: Locator;
+  readonly searchResults: Locator;
+  readonly undoToasts: Locator;
+  readonly exportAllButton: Locator;
+  readonly importInput: Locator;
+  readonly importStatus: Locator;
+  readonly importError: Locator;
 
   constructor(readonly page: Page) {
     this.signedInEmail = page.getByTestId("signed-in-email");
@@ -70,6 +80,15 @@ export class ChatPage {
     this.attachButton = page.getByTestId("attach-button");
     this.attachments = page.getByTestId("attachment");
     this.attachError = page.getByTestId("attach-error");
+    this.searchButton = page.getByTestId("conversation-search-button");
+    this.searchDialog = page.getByTestId("search-dialog");
+    this.searchInput = page.getByTestId("search-input");
+    this.searchResults = page.getByTestId("search-result");
+    this.undoToasts = page.getByTestId("undo-toast");
+    this.exportAllButton = page.getByTestId("export-all-button");
+    this.importInput = page.getByTestId("import-input");
+    this.importStatus = page.getByTestId("import-status");
+    this.importError = page.getByTestId("import-error");
   }
 
   lastAssistantMessage(): Locator {
@@ -139,6 +158,31 @@ export class ChatPage {
   /** The conversation list entry with this title. */
   conversation(title: string): Locator {
     return this.conversationItems.filter({ has: this.page.getByTestId("conversation-link").getByText(title, { exact: true }) });
+  }
+
+  /** Opens the options menu of a conversation's row and returns the menu. */
+  async openConversationMenu(title: string): Promise<Locator> {
+    const row = this.conversation(title);
+    await row.hover();
+    await row.getByTestId("conversation-menu-button").click();
+    const menu = this.page.getByTestId("conversation-menu");
+    await expect(menu).toBeVisible();
+    return menu;
+  }
+
+  /** Deletes a conversation through its row menu (it can still be taken back with Undo). */
+  async deleteConversation(title: string): Promise<void> {
+    const menu = await this.openConversationMenu(title);
+    await menu.getByTestId("conversation-delete").click();
+  }
+
+  /** Runs `action` (a click that saves a file) and returns the downloaded file's name and text. */
+  async download(action: () => Promise<void>): Promise<{ name: string; text: string }> {
+    const started = this.page.waitForEvent("download");
+    await action();
+    const download = await started;
+    const path = await download.path();
+    return { name: download.suggestedFilename(), text: await readFile(path, "utf8") };
   }
 
   /** The `c` query parameter: the open conversation's id, or null for a new chat. */
