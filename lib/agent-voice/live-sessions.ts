@@ -13,7 +13,7 @@
  * The processes themselves (spawn, spare, close, sweep) belong to codex-processes.ts.
  */
 import { spawnAppServer, type AppServerProcess } from "./app-server-process";
-import { CodexProcessesClosedError, createCodexProcesses } from "./codex-processes";
+import { CodexProcessesClosedError, createCodexProcesses, type CodexProcesses } from "./codex-processes";
 import {
   DEFAULT_INSTRUCTIONS,
   LiveSessionStartError,
@@ -28,6 +28,7 @@ import { StartRefusedError } from "./start-refused";
 import type { AppServerOptions } from "./types";
 import type { KeyValueStore } from "@/lib/stores/types";
 import type { Logger } from "@/lib/server/logger";
+import { onePerProcess } from "@/lib/server/one-per-process";
 
 export const DEFAULT_START_TIMEOUT_MS = 20_000;
 export const DEFAULT_IDLE_TIMEOUT_MS = 10 * 60_000;
@@ -63,19 +64,27 @@ export function createLiveSessions(
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   const maxSessionsPerAccount = options.maxSessionsPerAccount ?? DEFAULT_MAX_SESSIONS_PER_ACCOUNT;
   const sandbox = deps.sandbox ?? resolveAgentSandbox(options.sandbox, options.sandboxReadOnlyPaths);
-  const processes = createCodexProcesses({
-    spawn:
-      deps.spawn ??
-      (() =>
-        spawnAppServer({
-          command: options.command,
-          ...(options.configToml ? { configToml: options.configToml } : {}),
-          sandbox,
-        })),
-    initTimeoutMs: startTimeoutMs,
-    keepWarm: options.keepWarmProcess ?? true,
-    logger: deps.logger,
-  });
+  const keepWarm = options.keepWarmProcess ?? true;
+  const makeProcesses = (): CodexProcesses =>
+    createCodexProcesses({
+      spawn:
+        deps.spawn ??
+        (() =>
+          spawnAppServer({
+            command: options.command,
+            ...(options.configToml ? { configToml: options.configToml } : {}),
+            sandbox,
+          })),
+      initTimeoutMs: startTimeoutMs,
+      keepWarm,
+      logger: deps.logger,
+    });
+  // `next dev` makes a new handler on each save of a server file: the processes (and the warm spare)
+  // stay one pool per process and spawn settings, instead of one more pool per save.
+  const spawnSettings = JSON.stringify([options.command, options.configToml, sandbox.name, options.sandboxReadOnlyPaths, startTimeoutMs, keepWarm]);
+  const processes = deps.spawn
+    ? makeProcesses()
+    : onePerProcess("codex-processes", spawnSettings, makeProcesses, (old) => void old.closeAll());
   const settings = {
     tools: options.tools ?? [],
     instructions: options.instructions ?? DEFAULT_INSTRUCTIONS,

@@ -19,7 +19,11 @@ export interface MemoryStoreInternals {
   countHit(key: string, windowMs: number): { count: number; reset: number };
 }
 
-const internalsByStore = new WeakMap<KeyValueStore, MemoryStoreInternals>();
+// On globalThis, like the store the app keeps there in development (lib/server/one-per-process.ts): a
+// re-evaluation of this module must still find the counters of a store made before it.
+const INTERNALS = Symbol.for("login-with-chatgpt.memory-store-internals");
+const holder = globalThis as { [INTERNALS]?: WeakMap<KeyValueStore, MemoryStoreInternals> };
+const internalsByStore = (holder[INTERNALS] ??= new WeakMap());
 
 /** The memory store's clock and counters, or undefined when `store` is not a memory store. */
 export function memoryStoreInternals(store: KeyValueStore): MemoryStoreInternals | undefined {
