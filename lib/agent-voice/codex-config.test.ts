@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { CLIENT_VERSION } from "@/lib/upstream/config";
 import { codexConfigToml, LOCAL_PROVIDER_ID, LOCKDOWN_SETTINGS, REAL_CODEX_BASE_URL, REAL_ISSUER_URL } from "./codex-config";
 
 const LOCAL = { codexBaseUrl: "http://127.0.0.1:4010/backend-api/codex", issuerUrl: "http://127.0.0.1:4010" };
@@ -33,6 +34,8 @@ describe("codexConfigToml", () => {
       [`model_providers.${LOCAL_PROVIDER_ID}.base_url`]: "http://127.0.0.1:4010/backend-api/codex",
       [`model_providers.${LOCAL_PROVIDER_ID}.wire_api`]: "responses",
       [`model_providers.${LOCAL_PROVIDER_ID}.requires_openai_auth`]: true,
+      // The built-in provider sends its version on every call; the backend gates models on it.
+      [`model_providers.${LOCAL_PROVIDER_ID}.http_headers.version`]: CLIENT_VERSION,
       "analytics.enabled": false,
       "features.apps": false,
       "features.plugins": false,

@@ -15,6 +15,8 @@
  * is not http(s). Pure: no I/O.
  */
 
+import { CLIENT_VERSION } from "@/lib/upstream/config";
+
 export const REAL_CODEX_BASE_URL = "https://chatgpt.com/backend-api/codex";
 export const REAL_ISSUER_URL = "https://auth.openai.com";
 
@@ -149,6 +151,8 @@ function localUpstreamSettings(input: CodexConfigInput): [string, TomlValue][] {
     [`model_providers.${LOCAL_PROVIDER_ID}.base_url`, codexBaseUrl],
     [`model_providers.${LOCAL_PROVIDER_ID}.wire_api`, "responses"],
     [`model_providers.${LOCAL_PROVIDER_ID}.requires_openai_auth`, true],
+    // What codex's built-in provider sends on every call (its own version); the backend gates models on it.
+    [`model_providers.${LOCAL_PROVIDER_ID}.http_headers.version`, CLIENT_VERSION],
     ["analytics.enabled", false],
   ];
 }
