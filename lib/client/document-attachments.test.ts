@@ -1,3 +1,4 @@
+import { convertToModelMessages } from "ai";
 import { describe, expect, it } from "vitest";
 import { imageOnlyPdf, textPdf } from "@/test-support/pdf-fixtures";
 import {
@@ -8,6 +9,7 @@ import {
   documentKindOf,
   documentPart,
   documentsOf,
+  documentToModelPart,
   readDocument,
   type AttachedDocument,
 } from "./document-attachments";
@@ -112,6 +114,18 @@ describe("documents in messages", () => {
     expect(text).toBe("Attached file “notes.md”:\n````\nUse ``` fences:\n```js\nx\n```\n````");
     const pdf = documentAsModelText({ name: "r.pdf", kind: "pdf", pages: 2, text: "hello" });
     expect(pdf).toBe("Attached file “r.pdf”, PDF, 2 pages:\n```\nhello\n```");
+  });
+
+  it("are converted for the model in place: the quoted block, then the question", async () => {
+    const messages = [{ id: "m1", role: "user" as const, parts: [documentPart(notes), { type: "text" as const, text: "summarise" }] }];
+    const [message] = await convertToModelMessages(messages, { convertDataPart: documentToModelPart });
+    expect(message).toEqual({
+      role: "user",
+      content: [
+        { type: "text", text: documentAsModelText(notes) },
+        { type: "text", text: "summarise" },
+      ],
+    });
   });
 
   it("describe themselves for a chip", () => {

@@ -178,3 +178,9 @@ export function documentAsModelText(document: AttachedDocument): string {
   const pages = document.kind === "pdf" && document.pages ? `, PDF, ${document.pages} ${document.pages === 1 ? "page" : "pages"}` : "";
   return `Attached file “${document.name}”${pages}:\n${fence}\n${document.text}\n${fence}`;
 }
+
+/** For convertToModelMessages: a document part becomes its quoted text; other data parts stay in the browser. */
+export function documentToModelPart(part: { type: string; data?: unknown }): { type: "text"; text: string } | undefined {
+  const document = documentOfPart(part);
+  return document ? { type: "text", text: documentAsModelText(document) } : undefined;
+}

@@ -1,6 +1,7 @@
 import { openai } from "@ai-sdk/openai";
 import { convertToModelMessages, streamText, type ChatTransport, type UIMessage, type UIMessageChunk } from "ai";
 import { encodeChatError } from "./chat-error";
+import { documentToModelPart } from "./document-attachments";
 import { messagesToSend } from "./request-messages";
 import type { ProviderProxy } from "./provider-proxy";
 
@@ -58,8 +59,10 @@ export class ProxyChatTransport implements ChatTransport<UIMessage> {
       model: this.provider(readModel(body, this.defaultModel)),
       // A failed turn stays on screen (to edit, retry or remove) but is never sent again; a text-only
       // model gets the conversation without its images; Continue asks the model to carry on.
+      // Attached documents (data-document parts) reach the model as quoted text with the file's name.
       messages: await convertToModelMessages(
         messagesToSend(messages, { leaveOutImages: isTrue(body, "leaveOutImages"), continueAnswer: isTrue(body, "continueAnswer") }),
+        { convertDataPart: documentToModelPart },
       ),
       abortSignal,
       headers: headersToRecord(headers),
