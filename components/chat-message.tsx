@@ -28,6 +28,7 @@ export function AssistantMessage({ message, streaming }: { message: UIMessage; s
   return (
     <article
       data-testid="message-assistant"
+      data-message-id={message.id}
       data-status={streaming ? "streaming" : "done"}
       data-failed={partOfFailedTurn ? "true" : undefined}
       aria-label="Answer"

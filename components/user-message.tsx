@@ -57,7 +57,7 @@ export function UserMessage({ message, editing, onStartEdit, onCancelEdit, onSub
   }
 
   return (
-    <div data-testid="message-user" data-failed={failed ? "true" : undefined} className="group/user flex items-start justify-end gap-1">
+    <div data-testid="message-user" data-message-id={message.id} data-failed={failed ? "true" : undefined} className="group/user flex items-start justify-end gap-1">
       {onStartEdit && (
         <button
           type="button"
