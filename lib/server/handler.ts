@@ -25,8 +25,12 @@ export interface ProviderHandler {
   basePath: string;
   /** The whole HTTP service: (Request) => Response. */
   handler(request: Request): Promise<Response>;
-  /** POST /responses for the request's session (cookie and body from `request`), whatever its URL. */
-  proxyFetch(request: Request): Promise<Response>;
+  /**
+   * POST /responses for the request's session (cookie and body from `request`), whatever its URL.
+   * The request must carry the browser's `Origin` (same origin or in allowedOrigins; none: 403
+   * `origin_required`), unless `csrf: "skip-server-call"` says no browser request needs checking.
+   */
+  proxyFetch(request: Request, options?: ProxyFetchOptions): Promise<Response>;
   /** The public state of the request's session. Never polls, refreshes or writes. */
   getSession(request: Request): Promise<PublicSessionState>;
   dangerouslyGetTokens(request: Request, options?: { includeRefreshToken?: boolean }): Promise<ExportedTokens>;
@@ -46,6 +50,16 @@ export interface ProviderHandler {
   close(): Promise<void>;
 }
 
+export interface ProxyFetchOptions {
+  /**
+   * Default `"check"`: the request's `Origin` must pass the CSRF rule, and a request without one is
+   * refused (403 `origin_required`): server code forwards the browser's Origin with its cookie.
+   * `"skip-server-call"`: no Origin check, for a call no browser request can have forged (a job of
+   * your own, or a route that already checked the browser's request itself).
+   */
+  csrf?: "check" | "skip-server-call";
+}
+
 const STORE_CHECK_DEADLINE_MS = 3_000;
 
 export const LOGIN_RATE_LIMIT_PREFIX = "lwc:rl:login";
@@ -63,6 +77,10 @@ const RATE_LIMIT_PREFIXES: Record<RateLimitPurpose, string> = {
   models: MODELS_RATE_LIMIT_PREFIX,
   realtime: REALTIME_RATE_LIMIT_PREFIX,
 };
+
+const ORIGIN_REQUIRED_MESSAGE =
+  'proxyFetch needs the browser request\'s Origin header for the CSRF check; pass { csrf: "skip-server-call" } for a call no browser request started.';
+const SKIPPED: OriginVerdict = { kind: "same-origin-or-absent" };
 
 function isStoreUnavailable(error: unknown): boolean {
   return error instanceof Error && (error as { code?: unknown }).code === "store_unavailable";
@@ -162,10 +180,10 @@ export function createProviderHandler(options: ProviderHandlerOptions = {}): Pro
    * Runs one request with its id in scope for the logger, and puts the id on the reply. Every reply
    * reaching it is already no-store with mutable headers (`finish`, or a plain-text 404 of ours).
    */
-  function withRequestId(serve: (request: Request) => Promise<Response>) {
-    return async (request: Request): Promise<Response> => {
+  function withRequestId<Rest extends unknown[]>(serve: (request: Request, ...rest: Rest) => Promise<Response>) {
+    return async (request: Request, ...rest: Rest): Promise<Response> => {
       const requestId = requestIdOf(request);
-      const response = await runWithRequestId(requestId, () => serve(request));
+      const response = await runWithRequestId(requestId, () => serve(request, ...rest));
       response.headers.set(REQUEST_ID_HEADER, requestId);
       return response;
     };
@@ -189,9 +207,14 @@ export function createProviderHandler(options: ProviderHandlerOptions = {}): Pro
     return finish(await runSafely(match.handler, request, match.params, match.pattern), verdict);
   }
 
-  async function serveProxyFetch(request: Request): Promise<Response> {
+  async function serveProxyFetch(request: Request, proxyOptions: ProxyFetchOptions = {}): Promise<Response> {
     if (!resolved.enableResponsesProxy) return textResponse("Not Found", 404);
-    const verdict = checkOrigin(request, resolved.allowedOrigins);
+    const skip = proxyOptions.csrf === "skip-server-call";
+    // Over HTTP a request without Origin passes (the contract); in-process it is a call nobody judged.
+    if (!skip && !request.headers.has("origin")) {
+      return finish(errorResponse(403, "origin_required", { message: ORIGIN_REQUIRED_MESSAGE }), SKIPPED);
+    }
+    const verdict = skip ? SKIPPED : checkOrigin(request, resolved.allowedOrigins);
     if (verdict.kind === "rejected") return finish(rejectOrigin(verdict), verdict);
     return finish(await runSafely(responses, request, {}, "/responses (proxyFetch)"), verdict);
   }
