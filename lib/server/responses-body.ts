@@ -2,8 +2,11 @@ import { readBodyWithLimit } from "./body-limit";
 import { errorResponse } from "./json";
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from "./json-depth";
 
-/** The only shape rules we check ourselves (`model`, `input`); the rest of the Responses API body passes through. */
-export type ResponsesRequestBody = Record<string, unknown> & { model: string; input: string | unknown[] };
+/**
+ * The only shape rules we check ourselves (`model`, `input`, `stream`); the rest of the Responses API
+ * body passes through. `stream: true` streams the reply; absent or false (the API's default) gets one JSON reply.
+ */
+export type ResponsesRequestBody = Record<string, unknown> & { model: string; input: string | unknown[]; stream?: boolean };
 
 export type BodyResult = { ok: true; body: ResponsesRequestBody } | { ok: false; response: Response };
 
@@ -39,6 +42,7 @@ export async function readResponsesBody(request: Request, maxRequestBytes: numbe
   const body = json as Record<string, unknown>;
   if (typeof body.model !== "string" || body.model.trim() === "") return invalid("`model` must be a non-empty string");
   if (typeof body.input !== "string" && !Array.isArray(body.input)) return invalid("`input` must be a string or an array");
+  if (body.stream !== undefined && typeof body.stream !== "boolean") return invalid("`stream` must be a boolean");
   body.model = body.model.trim();
   return { ok: true, body: body as ResponsesRequestBody };
 }

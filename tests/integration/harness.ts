@@ -248,10 +248,11 @@ export async function signIn(harness: Pick<Harness, "mock">, client: TestClient,
  */
 export const PROMPT_MARKER = "zq-prompt-marker-3141";
 
-/** A minimal valid /responses body. */
+/** A minimal valid /responses body asking for a streamed reply (as the AI SDK's streamText does). */
 export function responsesBody(text = `hello there ${PROMPT_MARKER}`, overrides: Record<string, unknown> = {}) {
   return {
     model: "gpt-5.5",
+    stream: true,
     input: [{ role: "user", content: [{ type: "input_text", text }] }],
     ...overrides,
   };

@@ -8,10 +8,11 @@ import {
   withoutServiceTier,
 } from "@/lib/upstream/responses";
 import { cachedAccountModelSlugs, type AccountModelsCache } from "../account-models";
+import { assembleResponse, type AssembledResponse } from "../assemble-response";
 import type { ServerContext } from "../context";
 import { errorResponse, NO_STORE } from "../json";
 import { responsesInputTexts } from "../input-texts";
-import { LOG_PREFIX } from "../logger";
+import { LOG_PREFIX, type Logger } from "../logger";
 import { readResponsesBody } from "../responses-body";
 import { readProxyHeaders, SERVICE_TIER_FALLBACK_HEADER } from "../responses-headers";
 import type { RouteHandler } from "../router";
@@ -33,6 +34,26 @@ function preflightFailure(error: unknown): Response {
   return errorResponse(status, "responses_request_failed", { status, detail: error.message });
 }
 
+/**
+ * A `stream: false` request (what the AI SDK's generateText and generateObject send): the backend
+ * only streams, so the reply is read to its final event and answered as one JSON response object.
+ */
+async function oneJsonReply(
+  stream: ReadableStream<Uint8Array> | null,
+  signal: AbortSignal,
+  headers: Record<string, string>,
+  logger: Logger,
+): Promise<Response> {
+  const assembled: AssembledResponse = stream ? await assembleResponse(stream, signal) : { kind: "failed", detail: "The model's reply was empty." };
+  if (assembled.kind === "aborted") return new Response(null, { status: 499 });
+  if (assembled.kind === "failed") {
+    logger.warn(`${LOG_PREFIX} upstream /responses reply could not be assembled into JSON${assembled.code ? `: ${assembled.code}` : ""}`);
+    return errorResponse(502, "responses_request_failed", { status: 502, detail: assembled.detail });
+  }
+  headers["content-type"] = "application/json; charset=utf-8";
+  return new Response(JSON.stringify(assembled.response), { status: 200, headers });
+}
+
 function isAbort(error: unknown): boolean {
   return error instanceof DOMException && (error.name === "AbortError" || error.name === "TimeoutError");
 }
@@ -40,8 +61,9 @@ function isAbort(error: unknown): boolean {
 /**
  * POST /responses. Checks, in order: session (401), headers (400), body size (413), body shape (400),
  * allowed model (403), per-session rate limit (429); then refresh if near expiry, normalise, and
- * stream the upstream reply through unbuffered. Upstream 401 → one forced refresh and retry; a
- * rejected service tier → one retry without it.
+ * stream the upstream reply through unbuffered (`stream: true`) or answer it as one JSON object
+ * (`stream` absent or false). Upstream 401 → one forced refresh and retry; a rejected service tier →
+ * one retry without it.
  */
 export function createResponsesRoute(
   ctx: ServerContext,
@@ -136,6 +158,7 @@ export function createResponsesRoute(
       if (fellBack) replyHeaders[SERVICE_TIER_FALLBACK_HEADER] = "auto";
       // Piped as it arrives: no buffering, and a client abort cancels the upstream request.
       const stream = upstream.body ? guardUpstreamStream(upstream.body, options.logger, request.signal, options.maxStreamMs || undefined) : null;
+      if (body.body.stream !== true) return await oneJsonReply(stream, request.signal, replyHeaders, options.logger);
       return new Response(stream, { status: upstream.status, headers: replyHeaders });
     } catch (error) {
       // 499: the client went away; nobody reads this reply.
