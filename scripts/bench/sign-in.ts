@@ -8,9 +8,9 @@ import { mockControl } from "./mock-process";
 
 export const API = "/api/provider";
 
-/** A /responses body as the AI SDK sends it (before the proxy normalises it). */
+/** A /responses body as the AI SDK's streamText sends it (before the proxy normalises it). */
 export function requestBody(text: string) {
-  return { model: "gpt-5.5", instructions: "Answer.", input: [{ role: "user", content: [{ type: "input_text", text }] }] };
+  return { model: "gpt-5.5", stream: true, instructions: "Answer.", input: [{ role: "user", content: [{ type: "input_text", text }] }] };
 }
 
 /** The request the proxy would send the backend for `text`: normalised body, the account's headers. */

@@ -48,6 +48,7 @@ export class SessionClient {
 export function responsesBody(text: string, model = "gpt-5.5"): string {
   return JSON.stringify({
     model,
+    stream: true,
     instructions: "Be brief.",
     input: [{ role: "user", content: [{ type: "input_text", text }] }],
   });
