@@ -5,6 +5,7 @@ import { createMemoryStore } from "@/lib/stores/memory-store";
 import { createRateLimiter, type RateLimiterFactory } from "@/lib/stores/rate-limit";
 import type { KeyValueStore } from "@/lib/stores/types";
 import { resolveUpstreamConfig } from "@/lib/upstream/config";
+import { INSTRUCTIONS_MODES, type InstructionsMode } from "@/lib/upstream/responses";
 import type { UpstreamConfig } from "@/lib/upstream/types";
 import { clientAddressOf, DEFAULT_TRUSTED_PROXY_HOPS } from "./client-address";
 import { consoleLogger, type Logger } from "./logger";
@@ -49,8 +50,13 @@ export interface ResponsesProxyOptions {
   allowedModels?: string[];
   /** Largest accepted request body. Default 4000000 bytes: room for a few shrunk images, under Vercel's 4.5 MB request limit. */
   maxRequestBytes?: number;
-  /** `instructions` sent when the request has none. Default: the upstream layer's default. */
-  defaultInstructions?: string;
+  /** The server's instructions (system prompt). Default: the upstream layer's `"You are a helpful assistant."`. */
+  instructions?: string;
+  /**
+   * Default `default`: the server's instructions are sent when the request has none. `enforce`:
+   * they are always sent, and a request's own instructions follow as its first `developer` message.
+   */
+  instructionsMode?: InstructionsMode;
   /**
    * Longest a reply may stream, in ms; then it ends with the in-band `error` event. Default 290 s,
    * just under the route's Vercel `maxDuration` (300 s). `false`: no limit of our own.
@@ -154,7 +160,8 @@ export interface ResolvedOptions {
   allowedModels: ReadonlySet<string> | undefined;
   maxRequestBytes: number;
   maxStreamMs: number | false;
-  defaultInstructions: string | undefined;
+  instructions: string | undefined;
+  instructionsMode: InstructionsMode;
   realtime: ResolvedRealtimeOptions;
   loginRateLimit: RateLimitOption | false;
   loginGlobalRateLimit: RateLimitOption | false;
@@ -235,6 +242,10 @@ export function resolveOptions(options: ProviderHandlerOptions = {}): ResolvedOp
   if (cookieOverrides.hostPrefix === true && !hostPrefixAllowed) {
     throw new Error("Invalid provider handler option cookie.hostPrefix: a __Host- cookie cannot have a domain or a path other than /");
   }
+  const instructionsMode = proxy.instructionsMode ?? "default";
+  if (!INSTRUCTIONS_MODES.includes(instructionsMode)) {
+    throw new Error(`Invalid provider handler option responsesProxy.instructionsMode: must be one of ${INSTRUCTIONS_MODES.join(", ")}`);
+  }
   const trustedProxyHops = checked.data.trustedProxyHops;
   const allowedModels = proxy.allowedModels?.map((model) => model.trim()).filter((model) => model !== "");
   const upstream = resolveUpstreamConfig(upstreamOverrides);
@@ -262,7 +273,8 @@ export function resolveOptions(options: ProviderHandlerOptions = {}): ResolvedOp
     allowedModels: allowedModels && allowedModels.length > 0 ? new Set(allowedModels) : undefined,
     maxRequestBytes: checked.data.maxRequestBytes,
     maxStreamMs: checked.data.maxStreamMs,
-    defaultInstructions: proxy.defaultInstructions,
+    instructions: proxy.instructions?.trim() ? proxy.instructions : undefined,
+    instructionsMode,
     realtime: resolveRealtimeOptions(options.realtime),
     loginRateLimit: checked.data.loginRateLimit,
     loginGlobalRateLimit: checked.data.loginGlobalRateLimit,

@@ -40,8 +40,17 @@ export interface NormalizeResponsesOptions {
   serviceTier?: ServiceTier;
   /** From the `x-login-with-provider-reasoning-effort` header; sets `reasoning.effort`. */
   reasoningEffort?: ReasoningEffort;
-  defaultInstructions?: string;
+  /** The server's instructions (system prompt). Default `DEFAULT_INSTRUCTIONS`. */
+  instructions?: string;
+  /**
+   * `default`: the server's instructions are sent when the body has none. `enforce`: they are
+   * always sent, and the body's own instructions follow as the first `developer` input message.
+   */
+  instructionsMode?: InstructionsMode;
 }
+
+export const INSTRUCTIONS_MODES = ["default", "enforce"] as const;
+export type InstructionsMode = (typeof INSTRUCTIONS_MODES)[number];
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -94,14 +103,19 @@ export function normalizeResponsesBody(
 
   out.store = false;
   out.stream = true;
-  if (typeof out.instructions !== "string" || out.instructions.trim() === "") {
-    out.instructions = options.defaultInstructions ?? DEFAULT_INSTRUCTIONS;
-  }
+  const serverInstructions = options.instructions ?? DEFAULT_INSTRUCTIONS;
+  const clientInstructions = typeof out.instructions === "string" && out.instructions.trim() !== "" ? out.instructions : undefined;
+  out.instructions = options.instructionsMode === "enforce" ? serverInstructions : (clientInstructions ?? serverInstructions);
   out.include = normalizeInclude(out.include);
   for (const field of [...STRIPPED_TOKEN_CAP_FIELDS, ...STRIPPED_SAMPLING_FIELDS, ...STRIPPED_STATEFUL_FIELDS]) {
     delete out[field];
   }
   if ("input" in out) out.input = normalizeInput(out.input);
+  if (options.instructionsMode === "enforce" && clientInstructions !== undefined && clientInstructions !== serverInstructions) {
+    // Below the server's: a developer message has no more say than any the client may send anyway.
+    const asMessage = { type: "message", role: "developer", content: [{ type: "input_text", text: clientInstructions }] };
+    out.input = [asMessage, ...(Array.isArray(out.input) ? out.input : [])];
+  }
   applyServiceTier(out, options.serviceTier);
   if (options.reasoningEffort !== undefined) {
     const existing = isRecord(out.reasoning) ? out.reasoning : {};

@@ -111,7 +111,8 @@ export function createResponsesRoute(
     const normalized = normalizeResponsesBody(body.body, {
       ...(headers.serviceTier ? { serviceTier: headers.serviceTier } : {}),
       ...(headers.reasoningEffort ? { reasoningEffort: headers.reasoningEffort } : {}),
-      ...(options.defaultInstructions !== undefined ? { defaultInstructions: options.defaultInstructions } : {}),
+      ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
+      instructionsMode: options.instructionsMode,
     });
     const post = (tokens: AuthenticatedRecord, payload: Record<string, unknown>) =>
       postResponses(
