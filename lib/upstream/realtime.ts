@@ -108,6 +108,8 @@ function codexCall(
     "session-id": callId,
     originator: config.originator,
     "user-agent": config.userAgent,
+    // Codex sends its provider's headers on this call too, the version among them.
+    version: config.clientVersion,
   });
   headers.set("authorization", `Bearer ${auth.accessToken}`);
   headers.set("chatgpt-account-id", auth.accountId);

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { codexConfigToml, REAL_CODEX_BASE_URL, REAL_ISSUER_URL } from "@/lib/agent-voice/codex-config";
 import { CODEX_REALTIME_MODEL } from "@/lib/upstream/realtime";
+import { CLIENT_VERSION } from "@/lib/upstream/config";
 import { SIDEBAND_IN, SIDEBAND_PATH } from "@/mock-upstream/codex";
 import { startMockUpstream, type MockUpstream, type RecordedRequest } from "@/mock-upstream/server";
 import { signInThroughMock, type MockTokenSet } from "@/mock-upstream/sign-in";
@@ -133,6 +134,8 @@ describe("codex app-server 0.169.0 against the mock, offline", () => {
     expect(call.body).toMatchObject({ session: { type: "quicksilver", model: CODEX_REALTIME_MODEL } });
     expect(call.headers["openai-alpha"]).toBe("quicksilver=v1");
     expect(call.headers.authorization).toBe(`Bearer ${tokens.access_token}`);
+    // Codex sends its provider's headers on the voice call too: our direct route sends the same version.
+    expect(call.headers.version).toBe(CLIENT_VERSION);
     const update = await mock.waitForRequest(sidebandFrame("session.update"));
     expect(update.body).toMatchObject({ session: { type: "quicksilver" } });
     expect(mock.requests().some((r) => r.path === "/backend-api/wham/accounts/check" && r.status === 200)).toBe(true);

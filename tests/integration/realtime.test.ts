@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import { createProviderHandler } from "@/lib/server/handler";
 import { MAX_REALTIME_DETAIL_CHARS } from "@/lib/server/realtime-failure";
 import { codexSession } from "@/lib/upstream/realtime";
+import { CLIENT_VERSION } from "@/lib/upstream/config";
 import { closedPortUrl } from "@/lib/upstream/test-helpers";
 import { CODEX_CALLS_PATH, startMockUpstream, type MockUpstream, type RecordedRequest } from "@/mock-upstream/server";
 import { signInThroughMock } from "@/mock-upstream/sign-in";
@@ -92,6 +93,8 @@ describe("POST /realtime: success (codex, the default transport)", () => {
       originator: "codex_cli_rs",
     });
     expect(sent.headers["user-agent"]).toMatch(/login-with-chatgpt/);
+    // Codex sends its provider's `version` header on the voice call too.
+    expect(sent.headers.version).toBe(CLIENT_VERSION);
     expect(sent.headers["x-session-id"]).toMatch(/^[0-9a-f-]{36}$/);
     expect(sent.headers["session-id"]).toBe(sent.headers["x-session-id"]);
     expect(evidence.issuedTokens.has(sent.headers.authorization!.slice("Bearer ".length))).toBe(true);
