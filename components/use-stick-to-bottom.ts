@@ -22,6 +22,12 @@ export function useStickToBottom(scrollRef: RefObject<HTMLElement | null>, conte
     element.scrollTop = element.scrollHeight;
   }, [scrollRef]);
 
+  /** Stops following the newest content (something above is being shown on purpose). */
+  const stopFollowing = useCallback(() => {
+    followRef.current = false;
+    setAtBottom(false);
+  }, []);
+
   useEffect(() => {
     const element = scrollRef.current;
     if (!element) return;
@@ -56,5 +62,5 @@ export function useStickToBottom(scrollRef: RefObject<HTMLElement | null>, conte
     return () => observer.disconnect();
   }, [contentRef, scrollRef]);
 
-  return { atBottom, scrollToBottom };
+  return { atBottom, scrollToBottom, stopFollowing };
 }
