@@ -1,7 +1,9 @@
 "use client";
 
+import type { ReactNode } from "react";
 import type { UIMessage } from "ai";
 import { generatedImagesOf, messageMetadata, textOf } from "@/lib/client/chat-turns";
+import { AnswerVersionSwitcher } from "./answer-version-switcher";
 import { CopyButton } from "./copy-button";
 import { iconButton } from "./button-styles";
 import { MarkdownContent } from "./markdown-content";
@@ -15,12 +17,24 @@ function reasoningOf(message: UIMessage): string {
     .join("\n\n");
 }
 
+interface AssistantMessageProps {
+  message: UIMessage;
+  streaming: boolean;
+  /** Which of the turn's answers this is, when there are several (regenerate keeps them). */
+  versions?: { index: number; count: number; onShow?: (index: number) => void };
+  /** Shown at the end of the answer (what an interrupted answer offers). */
+  footer?: ReactNode;
+}
+
 /** One answer of the model, as Markdown (the person's messages are UserMessage). */
-export function AssistantMessage({ message, streaming }: { message: UIMessage; streaming: boolean }) {
+export function AssistantMessage({ message, streaming, versions, footer }: AssistantMessageProps) {
   const text = textOf(message);
   const reasoning = reasoningOf(message);
   const thinking = streaming && text.length === 0;
-  const partOfFailedTurn = messageMetadata(message).failedTurn === true;
+  const metadata = messageMetadata(message);
+  const partOfFailedTurn = metadata.failedTurn === true;
+  const interrupted = metadata.interrupted === true && !streaming;
+  const showVersions = versions !== undefined && versions.count > 1;
   // While the answer streams and no text has followed, the image is still being drawn: the UI stream
   // delivers each partial image as the tool's latest output, then the final one.
   const imageInProgress = streaming && text.length === 0;
@@ -31,6 +45,7 @@ export function AssistantMessage({ message, streaming }: { message: UIMessage; s
       data-message-id={message.id}
       data-status={streaming ? "streaming" : "done"}
       data-failed={partOfFailedTurn ? "true" : undefined}
+      data-interrupted={interrupted ? "true" : undefined}
       aria-label="Answer"
       dir="auto"
       className={`group/message min-w-0 [overflow-wrap:anywhere] ${partOfFailedTurn ? "opacity-70" : ""}`}
@@ -53,15 +68,23 @@ export function AssistantMessage({ message, streaming }: { message: UIMessage; s
         );
       })}
       {text ? (
-        <MarkdownContent text={text} streaming={streaming} className="text-[15px] leading-7 text-foreground" />
+        <div data-testid="answer-text">
+          <MarkdownContent text={text} streaming={streaming} className="text-[15px] leading-7 text-foreground" />
+        </div>
       ) : (
         !streaming && images.length === 0 && <p className="text-sm italic text-muted-foreground">No answer text.</p>
       )}
-      {!streaming && text && (
-        <div className="-ml-2 mt-1 flex opacity-100 transition-opacity sm:opacity-0 sm:group-hover/message:opacity-100 sm:focus-within:opacity-100">
-          <CopyButton text={text} label="Copy answer" showLabel={false} className={`${iconButton} size-8`} />
+      {((!streaming && text) || showVersions) && (
+        <div className="-ml-2 mt-1 flex items-center gap-1">
+          {showVersions && <AnswerVersionSwitcher index={versions.index} count={versions.count} onShow={streaming ? undefined : versions.onShow} />}
+          {!streaming && text && (
+            <div className="flex opacity-100 transition-opacity sm:opacity-0 sm:group-hover/message:opacity-100 sm:focus-within:opacity-100">
+              <CopyButton text={text} label="Copy answer" showLabel={false} className={`${iconButton} size-8`} />
+            </div>
+          )}
         </div>
       )}
+      {footer}
     </article>
   );
 }

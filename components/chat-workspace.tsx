@@ -198,6 +198,7 @@ export function ChatWorkspace({ user, onSignOut, onSignInAgain, onSessionLost, s
               transport={transport}
               callSettings={settings.current}
               imagesAllowed={settings.imagesAccepted}
+              modelName={modelList.models.find((model) => model.slug === settings.model)?.displayName ?? settings.model}
               imageMode={imageMode}
               placeholder={placeholder}
               controls={controls}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { markLastTurnFailed, type ChatUIMessage } from "./chat-turns";
-import { CONTINUE_INSTRUCTION, imagesSentWith, messagesToSend } from "./request-messages";
+import { CONTINUE_INSTRUCTION, imagesSentWith, messagesToSend, withImagesLeftOutNote } from "./request-messages";
 
 const image = { type: "file" as const, mediaType: "image/png", url: "data:image/png;base64,AAAA", filename: "chart.png" };
 const user = (id: string, text: string, withImages = 0): ChatUIMessage => ({
@@ -38,5 +38,21 @@ describe("messagesToSend", () => {
 
   it("adds nothing to continue when the conversation does not end in an answer", () => {
     expect(messagesToSend(history, { continueAnswer: true })).toEqual(history);
+  });
+});
+
+describe("withImagesLeftOutNote", () => {
+  const history = [user("u1", "what is this?", 1), answer("a1", "a chart"), user("u2", "and now?")];
+
+  it("notes on the turn's question that its model got the conversation without images", () => {
+    const noted = withImagesLeftOutNote(history, "u2", { model: "Text Model", count: 1 });
+    expect(noted.at(-1)!.metadata?.imagesLeftOut).toEqual({ model: "Text Model", count: 1 });
+    expect(noted.slice(0, 2)).toEqual(history.slice(0, 2));
+  });
+
+  it("takes the note away when the turn is answered again with its images", () => {
+    const noted = withImagesLeftOutNote(history, "u2", { model: "Text Model", count: 1 });
+    const cleared = withImagesLeftOutNote(noted, "u2", undefined);
+    expect(cleared.at(-1)!.metadata).toEqual({});
   });
 });

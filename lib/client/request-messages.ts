@@ -1,5 +1,5 @@
 import type { UIMessage } from "ai";
-import { messagesForUpstream } from "./chat-turns";
+import { messageMetadata, messagesForUpstream, type ChatUIMessage, type ImagesLeftOut } from "./chat-turns";
 
 /** What Continue asks the model, after the answer it is to carry on. */
 export const CONTINUE_INSTRUCTION =
@@ -35,4 +35,15 @@ export function messagesToSend<M extends UIMessage>(messages: readonly M[], shap
     sent = [...sent, { id: "continue", role: "user", parts: [{ type: "text", text: CONTINUE_INSTRUCTION }] } as unknown as M];
   }
   return sent;
+}
+
+/** Notes on a turn's question that the images were left out (or, with no note, that they were not). */
+export function withImagesLeftOutNote(messages: readonly ChatUIMessage[], userMessageId: string, note: ImagesLeftOut | undefined): ChatUIMessage[] {
+  return messages.map((message) => {
+    if (message.id !== userMessageId) return message;
+    const metadata = { ...messageMetadata(message) };
+    if (note) metadata.imagesLeftOut = note;
+    else delete metadata.imagesLeftOut;
+    return { ...message, metadata };
+  });
 }
