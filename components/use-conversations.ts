@@ -1,7 +1,8 @@
 "use client";
 
 import { useCallback, useEffect, useRef, useState } from "react";
-import { failureOf, markLastTurnFailed, textOf, type ChatUIMessage } from "@/lib/client/chat-turns";
+import { textOf, type ChatUIMessage } from "@/lib/client/chat-turns";
+import { messagesAfterReload } from "@/lib/client/interrupted-answers";
 import {
   NEW_CHAT_DRAFT,
   openConversationStore,
@@ -61,19 +62,6 @@ function showInUrl(id: string | null, mode: "push" | "replace"): void {
   else window.history.replaceState(null, "", url);
 }
 
-/**
- * A conversation saved while its last question was still being answered (the tab was closed or
- * reloaded) ends in an unanswered user message: show that turn as failed, so it can be retried.
- */
-function withUnansweredTurnFailed(messages: ChatUIMessage[]): ChatUIMessage[] {
-  const last = messages.at(-1);
-  if (!last || last.role !== "user" || failureOf(last)) return messages;
-  return markLastTurnFailed(messages, {
-    code: "stream_failed",
-    message: "The page was closed or reloaded before the answer arrived. Try again.",
-  });
-}
-
 function titleFor(messages: ChatUIMessage[]): string {
   const first = messages.find((message) => message.role === "user");
   return titleFromText(first ? textOf(first) : "");
@@ -111,7 +99,7 @@ export function useConversations(accountId: string): Conversations {
       const found = id ? await current.get(accountId, id) : undefined;
       if (found) {
         show(
-          { id: found.id, messages: withUnansweredTurnFailed(found.messages), draft: await current.getDraft(accountId, found.id), saved: true },
+          { id: found.id, messages: messagesAfterReload(found.messages), draft: await current.getDraft(accountId, found.id), saved: true },
           { createdAt: found.createdAt, title: found.title, titleEdited: found.titleEdited },
         );
         writeStored(openPointerKey(accountId), found.id);
