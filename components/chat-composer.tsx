@@ -4,6 +4,7 @@ import { useRef, type ClipboardEvent, type DragEvent, type KeyboardEvent, type M
 import { enterSendsMessage } from "@/lib/client/composer-keys";
 import { IMAGE_LIMITS } from "@/lib/client/image-attachments";
 import { iconButton } from "./button-styles";
+import { AttachDocumentButton, ComposerDocuments, type DocumentChip } from "./document-chips";
 import { ArrowUpIcon, ImageIcon, StopIcon, XIcon } from "./icons";
 
 export interface ComposerAttachment {
@@ -35,6 +36,10 @@ interface ChatComposerProps {
   onRemoveAttachment: (id: string) => void;
   /** Why the last file could not be attached, or null. */
   attachError: string | null;
+  /** Documents (text files, PDFs) attached to the next message, and the names of those still being read. */
+  documents: DocumentChip[];
+  readingDocuments: string[];
+  onRemoveDocument: (id: string) => void;
 }
 
 /** The message box: Enter sends, Shift+Enter adds a line, the send button turns into Stop while streaming. */
@@ -53,9 +58,14 @@ export function ChatComposer({
   onAddFiles,
   onRemoveAttachment,
   attachError,
+  documents,
+  readingDocuments,
+  onRemoveDocument,
 }: ChatComposerProps) {
   const fileInputRef = useRef<HTMLInputElement>(null);
-  const sendable = canSend && !streaming && (text.trim().length > 0 || attachments.length > 0);
+  // Not while a document is still being read: its text would be left out.
+  const sendable =
+    canSend && !streaming && readingDocuments.length === 0 && (text.trim().length > 0 || attachments.length > 0 || documents.length > 0);
 
   const onPaste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
     const files = Array.from(event.clipboardData.files);
@@ -129,6 +139,7 @@ export function ChatComposer({
           ))}
         </ul>
       )}
+      <ComposerDocuments documents={documents} reading={readingDocuments} onRemove={onRemoveDocument} />
       {attachError && (
         <p role="alert" data-testid="attach-error" className="px-4 pt-2 text-[13px] text-destructive">
           {attachError}
@@ -180,6 +191,7 @@ export function ChatComposer({
               </button>
             </>
           )}
+          <AttachDocumentButton onAddFiles={onAddFiles} />
           {controls}
         </div>
         {streaming ? (

@@ -61,7 +61,8 @@ test.describe("images in", () => {
   });
 
   test("wrong types and oversized files are refused before anything is sent", async ({ signedInChat: chat, mock, account }) => {
-    await chat.attachInput.setInputFiles({ name: "notes.pdf", mimeType: "application/pdf", buffer: Buffer.from("%PDF-1.4") });
+    // (A PDF or a text file is read as a document now: e2e/documents.spec.ts.)
+    await chat.attachInput.setInputFiles({ name: "archive.zip", mimeType: "application/zip", buffer: Buffer.from("PK\u0003\u0004") });
     await expect(chat.attachError).toContainText("isn't an image");
     await chat.attachInput.setInputFiles({ name: "huge.png", mimeType: "image/png", buffer: Buffer.alloc(26 * 1024 * 1024) });
     await expect(chat.attachError).toContainText("too large");

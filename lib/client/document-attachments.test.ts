@@ -15,7 +15,7 @@ import {
 } from "./document-attachments";
 
 function file(name: string, content: string | Uint8Array, type = ""): File {
-  return new File([content], name, { type });
+  return new File([typeof content === "string" ? content : new Uint8Array(content)], name, { type });
 }
 
 async function problemOf(promise: Promise<unknown>): Promise<string> {
