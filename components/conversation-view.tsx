@@ -1,12 +1,13 @@
 "use client";
 
 import { useChat } from "@ai-sdk/react";
-import { useEffect, useRef, useState, type ReactNode } from "react";
+import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import type { ChatTransport, FileUIPart } from "ai";
 import { IMAGE_LIMITS, imageFileProblem, prepareImage } from "@/lib/client/image-attachments";
 import { DOCUMENT_LIMITS, documentKindOf, documentPart, readDocument, unsupportedFileProblem } from "@/lib/client/document-attachments";
 import { decodeChatError, type ChatErrorInfo } from "@/lib/client/chat-error";
 import { chatRequestOptions, type ChatCallSettings } from "@/lib/client/chat-request-options";
+import { discardNewestVersion, showVersion, startNewVersion, versionPosition, withoutEmptyNewestVersion } from "@/lib/client/answer-versions";
 import {
   failureOf,
   isFailedMessage,
@@ -15,19 +16,32 @@ import {
   removeTurn,
   textOf,
   type ChatUIMessage,
+  type ImagesLeftOut,
 } from "@/lib/client/chat-turns";
+import { interruptedSnapshot, isInterrupted, withoutInterruptedMark } from "@/lib/client/interrupted-answers";
+import { focusComposerOnOpen } from "@/lib/client/keyboard-shortcuts";
+import { imagesSentWith, withImagesLeftOutNote } from "@/lib/client/request-messages";
+import { throttleLatest } from "@/lib/client/throttle";
 import { secondaryButton } from "./button-styles";
 import { ChatComposer } from "./chat-composer";
 import { ChatEmptyState } from "./chat-empty-state";
 import type { DocumentChip } from "./document-chips";
 import { AssistantMessage } from "./chat-message";
+import { ChatErrorAlert } from "./chat-error-alert";
+import { InterruptedAnswer } from "./interrupted-answer";
 import { FailedTurn } from "./failed-turn";
 import { ArrowDownIcon, RefreshIcon } from "./icons";
+import { useMessageHighlight, type MessageHighlight } from "./use-message-highlight";
 import { useStickToBottom } from "./use-stick-to-bottom";
 import { UserMessage } from "./user-message";
 import { WaitingIndicator } from "./waiting-indicator";
 
 const DRAFT_SAVE_DELAY_MS = 300;
+/** How often an answer is saved while it streams: a reload loses at most this much of it. */
+const ANSWER_SAVE_INTERVAL_MS = 1000;
+
+/** A call that works on an answer already on screen rather than adding a turn. */
+type AnswerCall = { kind: "regenerate" | "continue"; messageId: string };
 
 interface ConversationViewProps {
   conversationId: string;
@@ -38,6 +52,8 @@ interface ConversationViewProps {
   callSettings: ChatCallSettings | null;
   /** The chosen model takes images. */
   imagesAllowed: boolean;
+  /** The chosen model's name, as the picker shows it. */
+  modelName: string;
   /** The "make a picture" switch is on: the next message asks for an image. */
   imageMode: boolean;
   placeholder: string;
@@ -55,6 +71,8 @@ interface ConversationViewProps {
   onSignInAgain: () => void;
   /** Messages to add at the end (a finished voice call's transcript); a new key adds them once. */
   appendedMessages?: { key: number; messages: ChatUIMessage[] };
+  /** A message to scroll to and mark (a search result); a new key asks again. */
+  highlight?: MessageHighlight;
 }
 
 /** One conversation: its messages, failed-turn handling and the message box. Keyed by conversation id. */
@@ -65,6 +83,7 @@ export function ConversationView({
   transport,
   callSettings,
   imagesAllowed,
+  modelName,
   imageMode,
   placeholder,
   controls,
@@ -75,20 +94,37 @@ export function ConversationView({
   onLatestFailureChange,
   onNewChatWith,
   onSignInAgain,
+  highlight,
 }: ConversationViewProps) {
   // A failed call marks its turn (see chat-turns): the error is read in onError, applied in onFinish.
   const pendingFailureRef = useRef<ChatErrorInfo | null>(null);
+  // Regenerate and Continue stream into an answer already on screen; how they end decides what stays.
+  const answerCallRef = useRef<AnswerCall | null>(null);
+  const [answerCallFailure, setAnswerCallFailure] = useState<ChatErrorInfo | undefined>(undefined);
   const setMessagesRef = useRef<(update: (messages: ChatUIMessage[]) => ChatUIMessage[]) => void>(() => {});
-  const { messages, status, sendMessage, regenerate, stop, setMessages } = useChat<ChatUIMessage>({
+  const { messages, status, sendMessage, stop, setMessages } = useChat<ChatUIMessage>({
     id: conversationId,
     messages: initialMessages,
     transport,
     onError: (caught) => {
       pendingFailureRef.current = decodeChatError(caught) ?? null;
     },
-    onFinish: ({ isError }) => {
+    onFinish: ({ isError, isAbort }) => {
       const failure = pendingFailureRef.current;
       pendingFailureRef.current = null;
+      const answerCall = answerCallRef.current;
+      answerCallRef.current = null;
+      if (answerCall) {
+        // The answer being regenerated or continued keeps what it had: a failed new version gives
+        // way to the one before, a failed continuation stays interrupted; the failure is said once.
+        const update = (message: ChatUIMessage): ChatUIMessage => {
+          if (answerCall.kind === "regenerate") return isError ? discardNewestVersion(message) : isAbort ? withoutEmptyNewestVersion(message) : message;
+          return isError ? { ...message, metadata: { ...message.metadata, interrupted: true } } : message;
+        };
+        setMessagesRef.current((current) => current.map((message) => (message.id === answerCall.messageId ? update(message) : message)));
+        if (isError && failure) setAnswerCallFailure(failure);
+        return;
+      }
       if (isError && failure) setMessagesRef.current((current) => markLastTurnFailed(current, failure));
     },
   });
@@ -109,7 +145,8 @@ export function ConversationView({
   const inputRef = useRef<HTMLTextAreaElement>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
   const contentRef = useRef<HTMLDivElement>(null);
-  const { atBottom, scrollToBottom } = useStickToBottom(scrollRef, contentRef);
+  const { atBottom, scrollToBottom, stopFollowing } = useStickToBottom(scrollRef, contentRef);
+  useMessageHighlight(scrollRef, contentRef, highlight, stopFollowing);
   const [draft, setDraft] = useState(initialDraft);
   const [editingId, setEditingId] = useState<string | null>(null);
   const [attachments, setAttachments] = useState<{ id: string; part: FileUIPart }[]>([]);
@@ -123,11 +160,13 @@ export function ConversationView({
   const busy = status === "submitted" || status === "streaming";
   const lastMessage = messages.at(-1);
   const lastUser = messages.findLast((message) => message.role === "user");
-  const latestFailure = lastUser ? failureOf(lastUser) : undefined;
+  const latestFailure = (lastUser ? failureOf(lastUser) : undefined) ?? answerCallFailure;
+  // A text-only model gets the conversation without its images; the turn and the box say so.
+  const imagesToLeaveOut = imagesAllowed ? 0 : imagesSentWith(messages);
 
-  // Ready to type at once on devices with a keyboard; on touch screens this would pop the keyboard up.
+  // Ready to type at once, except where the main pointer is a finger (it would pop the keyboard up).
   useEffect(() => {
-    if (window.matchMedia("(pointer: fine)").matches) inputRef.current?.focus();
+    if (focusComposerOnOpen((query) => window.matchMedia(query))) inputRef.current?.focus();
   }, []);
 
   useEffect(() => {
@@ -141,6 +180,30 @@ export function ConversationView({
     onMessagesSettled(messages);
   }, [messages, status, onMessagesSettled]);
 
+  // While an answer streams, the text so far is kept too, at most once a second and marked
+  // interrupted: if the page goes away, that is what comes back. The settled save above replaces it.
+  const onMessagesSettledRef = useRef(onMessagesSettled);
+  useEffect(() => {
+    onMessagesSettledRef.current = onMessagesSettled;
+  }, [onMessagesSettled]);
+  const streamingSave = useMemo(
+    () => throttleLatest((current: ChatUIMessage[]) => onMessagesSettledRef.current(interruptedSnapshot(current)), ANSWER_SAVE_INTERVAL_MS),
+    [],
+  );
+  useEffect(() => {
+    if (status === "streaming") streamingSave.push(messages);
+    else streamingSave.cancel();
+  }, [messages, status, streamingSave]);
+  useEffect(() => {
+    // A closing tab gets the latest text now rather than at the end of the interval.
+    const onPageHide = () => streamingSave.flush();
+    window.addEventListener("pagehide", onPageHide);
+    return () => {
+      window.removeEventListener("pagehide", onPageHide);
+      streamingSave.flush();
+    };
+  }, [streamingSave]);
+
   useEffect(() => {
     if (draft === savedDraftRef.current) return;
     const timer = setTimeout(() => {
@@ -151,15 +214,20 @@ export function ConversationView({
   }, [draft, onDraftChange]);
 
   /** Starts one call at a time; returns false (and does nothing) while another is starting or running. */
-  const startTurn = (call: (options: ReturnType<typeof chatRequestOptions>) => Promise<void>, generateImage = false): boolean => {
+  const startTurn = (call: (options: ReturnType<typeof chatRequestOptions>) => Promise<void>, generateImage = false, continueAnswer = false): boolean => {
     if (!callSettings || busy || startingRef.current) return false;
     startingRef.current = true;
+    setAnswerCallFailure(undefined);
     scrollToBottom();
-    void call(chatRequestOptions({ ...callSettings, generateImage })).finally(() => {
+    const leaveOutImages = imagesToLeaveOut > 0;
+    void call(chatRequestOptions({ ...callSettings, generateImage, leaveOutImages, continueAnswer })).finally(() => {
       startingRef.current = false;
     });
     return true;
   };
+
+  /** What a turn's question says about its images: left out for a text-only model, or nothing. */
+  const imagesNote = (count = imagesToLeaveOut): ImagesLeftOut | undefined => (count > 0 ? { model: modelName, count } : undefined);
 
   /** Reads attached text files and PDFs in the browser; problems are said before anything is sent. */
   const addDocuments = async (files: File[]) => {
@@ -230,7 +298,8 @@ export function ConversationView({
         : files.length > 0
           ? { text, files }
           : { text };
-    const started = startTurn((options) => sendMessage(message, options), generateImage);
+    const note = imagesNote();
+    const started = startTurn((options) => sendMessage(note ? { ...message, metadata: { imagesLeftOut: note } } : message, options), generateImage);
     if (started) {
       setAttachments([]);
       setDocuments([]);
@@ -239,15 +308,46 @@ export function ConversationView({
     return started;
   };
 
-  const regenerateLast = () => {
-    startTurn((options) => regenerate(options));
+  /** The turn's question notes whether its images were left out this time. */
+  const notingImages = (current: ChatUIMessage[]): ChatUIMessage[] => {
+    const question = current.findLast((message) => message.role === "user");
+    return question ? withImagesLeftOutNote(current, question.id, imagesNote()) : current;
+  };
+
+  /** Answers the last question again into the same answer; the earlier answers stay as its versions. */
+  const regenerateAnswer = (answer: ChatUIMessage) => {
+    startTurn((options) => {
+      answerCallRef.current = { kind: "regenerate", messageId: answer.id };
+      setMessages((current) => notingImages(current.map((message) => (message.id === answer.id ? startNewVersion(message) : message))));
+      // Without a new message, the call streams into the last answer (the emptied one).
+      return sendMessage(undefined, options);
+    });
+  };
+
+  /** Asks the model to carry on an interrupted answer from its saved text. */
+  const continueAnswer = (answer: ChatUIMessage) => {
+    startTurn(
+      (options) => {
+        answerCallRef.current = { kind: "continue", messageId: answer.id };
+        setMessages((current) => notingImages(withoutInterruptedMark(current, answer.id)));
+        return sendMessage(undefined, options);
+      },
+      false,
+      true,
+    );
+  };
+
+  const showAnswerVersion = (answer: ChatUIMessage, index: number) => {
+    setMessages((current) => current.map((message) => (message.id === answer.id ? showVersion(message, index) : message)));
   };
 
   /** Sends a failed turn again, as the newest turn; the failed copy goes. */
   const retryTurn = (message: ChatUIMessage) => {
     startTurn((options) => {
-      setMessages(removeTurn(messages, message.id));
-      return sendMessage({ parts: message.parts }, options);
+      const remaining = removeTurn(messages, message.id);
+      setMessages(remaining);
+      const note = imagesNote(imagesAllowed ? 0 : imagesSentWith([...remaining, message]));
+      return sendMessage({ parts: message.parts, metadata: note ? { imagesLeftOut: note } : undefined }, options);
     });
   };
 
@@ -255,9 +355,20 @@ export function ConversationView({
   const submitEdit = (message: ChatUIMessage, text: string) => {
     const started = startTurn((options) => {
       const otherParts = message.parts.filter((part) => part.type !== "text");
-      return sendMessage({ parts: [...otherParts, { type: "text", text }], messageId: message.id }, options);
+      const upToIt = messages.slice(0, messages.findIndex((candidate) => candidate.id === message.id) + 1);
+      const note = imagesNote(imagesAllowed ? 0 : imagesSentWith(upToIt));
+      return sendMessage(
+        { parts: [...otherParts, { type: "text", text }], messageId: message.id, metadata: note ? { imagesLeftOut: note } : undefined },
+        options,
+      );
     });
     if (started) setEditingId(null);
+  };
+
+  /** Closes the editor unchanged; the cursor goes back to the message box. */
+  const cancelEdit = () => {
+    setEditingId(null);
+    if (focusComposerOnOpen((query) => window.matchMedia(query))) inputRef.current?.focus();
   };
 
   const removeFailedTurn = (message: ChatUIMessage) => {
@@ -279,7 +390,13 @@ export function ConversationView({
   };
 
   const regenerateButton = (
-    <button type="button" data-testid="regenerate-button" onClick={regenerateLast} disabled={!callSettings} className={`${secondaryButton} h-8`}>
+    <button
+      type="button"
+      data-testid="regenerate-button"
+      onClick={() => lastMessage && regenerateAnswer(lastMessage)}
+      disabled={!callSettings}
+      className={`${secondaryButton} h-8`}
+    >
       <RefreshIcon className="size-3.5" />
       Regenerate
     </button>
@@ -322,21 +439,34 @@ export function ConversationView({
                     message={message}
                     editing={editingId === message.id}
                     onStartEdit={busy ? undefined : () => setEditingId(message.id)}
-                    onCancelEdit={() => setEditingId(null)}
+                    onCancelEdit={cancelEdit}
                     onSubmitEdit={(text) => submitEdit(message, text)}
                   />
                 ) : (
-                  <AssistantMessage key={message.id} message={message} streaming={busy && message === lastMessage} />
+                  <AssistantMessage
+                    key={message.id}
+                    message={message}
+                    streaming={busy && message === lastMessage}
+                    versions={{ ...versionPosition(message), onShow: busy ? undefined : (index) => showAnswerVersion(message, index) }}
+                    footer={
+                      !busy && message === lastMessage && isInterrupted(message) ? (
+                        <InterruptedAnswer enabled={Boolean(callSettings)} onContinue={() => continueAnswer(message)} onTryAgain={() => regenerateAnswer(message)} />
+                      ) : null
+                    }
+                  />
                 ),
                 isFailedMessage(message) ? failureAfter(message, index) : null,
               ])}
-              {status === "submitted" && lastMessage?.role !== "assistant" && (
+              {status === "submitted" && (lastMessage?.role !== "assistant" || lastMessage.parts.length === 0) && (
                 <div className="flex items-center gap-2 text-sm text-muted-foreground">
                   <WaitingIndicator />
                   <span>Thinking…</span>
                 </div>
               )}
-              {!busy && lastMessage?.role === "assistant" && !isFailedMessage(lastMessage) && <div className="-mt-4">{regenerateButton}</div>}
+              {!busy && answerCallFailure && <ChatErrorAlert error={answerCallFailure} onSignIn={onSignInAgain} />}
+              {!busy && lastMessage?.role === "assistant" && !isFailedMessage(lastMessage) && !isInterrupted(lastMessage) && (
+                <div className="-mt-4">{regenerateButton}</div>
+              )}
             </div>
           )}
         </div>
@@ -355,6 +485,11 @@ export function ConversationView({
         )}
         <div className="mx-auto flex w-full max-w-3xl flex-col gap-2">
           {notices}
+          {imagesToLeaveOut > 0 && callSettings && (
+            <p data-testid="images-left-out-notice" role="status" className="rounded-xl bg-muted px-3.5 py-2 text-[13px] text-foreground">
+              {modelName} reads text only: the {imagesToLeaveOut === 1 ? "image" : `${imagesToLeaveOut} images`} in this conversation will be left out of what it sees.
+            </p>
+          )}
           <ChatComposer
             inputRef={inputRef}
             onSend={send}

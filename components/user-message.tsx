@@ -1,8 +1,9 @@
 "use client";
 
-import { useState, type FormEvent } from "react";
+import { useState, type FormEvent, type KeyboardEvent } from "react";
 import type { UIMessage } from "ai";
-import { failureOf, textOf } from "@/lib/client/chat-turns";
+import { failureOf, messageMetadata, textOf } from "@/lib/client/chat-turns";
+import { editorKeyAction } from "@/lib/client/composer-keys";
 import { documentsOf } from "@/lib/client/document-attachments";
 import { ghostButton, iconButton, primaryButton } from "./button-styles";
 import { MessageDocuments } from "./document-chips";
@@ -24,12 +25,26 @@ export function UserMessage({ message, editing, onStartEdit, onCancelEdit, onSub
   const text = textOf(message);
   const images = message.parts.filter((part) => part.type === "file" && part.mediaType.startsWith("image/"));
   const failed = failureOf(message) !== undefined;
+  const imagesLeftOut = messageMetadata(message).imagesLeftOut;
   const [draft, setDraft] = useState(text);
 
   if (editing) {
-    const submit = (event: FormEvent) => {
-      event.preventDefault();
+    const submit = (event?: FormEvent) => {
+      event?.preventDefault();
       if (draft.trim()) onSubmitEdit(draft.trim());
+    };
+    // Like the message box: Enter sends, Shift+Enter adds a line; Escape cancels the edit.
+    const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+      const action = editorKeyAction({
+        key: event.key,
+        shiftKey: event.shiftKey,
+        isComposing: event.nativeEvent.isComposing,
+        keyCode: event.nativeEvent.keyCode,
+      });
+      if (!action) return;
+      event.preventDefault();
+      if (action === "send") submit();
+      else onCancelEdit();
     };
     return (
       <form data-testid="edit-message-form" onSubmit={submit} className="ml-auto flex w-full max-w-[85%] flex-col gap-2 rounded-[1.25rem] bg-user-bubble p-3">
@@ -42,6 +57,8 @@ export function UserMessage({ message, editing, onStartEdit, onCancelEdit, onSub
           dir="auto"
           value={draft}
           onChange={(event) => setDraft(event.target.value)}
+          onKeyDown={onKeyDown}
+          enterKeyHint="send"
           autoFocus
           rows={2}
           className="block w-full resize-none rounded-lg bg-card px-3 py-2 text-[15px] leading-6 text-foreground [field-sizing:content] focus:outline-2 focus:outline-ring"
@@ -93,6 +110,11 @@ export function UserMessage({ message, editing, onStartEdit, onCancelEdit, onSub
           {text}
         </div>}
         {failed && <span className="text-xs font-medium text-destructive">Failed · left out of what the model sees</span>}
+        {imagesLeftOut && (
+          <span data-testid="images-left-out" className="text-right text-xs text-muted-foreground">
+            {imagesLeftOut.count === 1 ? "1 image" : `${imagesLeftOut.count} images`} left out: {imagesLeftOut.model} reads text only
+          </span>
+        )}
       </div>
     </div>
   );
