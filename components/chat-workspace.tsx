@@ -1,6 +1,6 @@
 "use client";
 
-import { useCallback, useMemo, useState, useSyncExternalStore, type Ref } from "react";
+import { lazy, Suspense, useCallback, useMemo, useState, useSyncExternalStore, type Ref } from "react";
 import type { ChatErrorInfo } from "@/lib/client/chat-error";
 import type { ChatUIMessage } from "@/lib/client/chat-turns";
 import { createProviderProxy } from "@/lib/client/provider-proxy";
@@ -9,6 +9,7 @@ import { emptyResponseMetadata } from "@/lib/client/response-metadata-store";
 import type { SessionUser } from "@/lib/client/session-state";
 import { AppHeader } from "./app-header";
 import { ghostButton } from "./button-styles";
+import { ConversationFileTools } from "./conversation-file-tools";
 import { ConversationList } from "./conversation-list";
 import { ConversationView } from "./conversation-view";
 import { FallbackNotice } from "./fallback-notice";
@@ -18,12 +19,21 @@ import { XIcon } from "./icons";
 import { ModelPicker } from "./model-picker";
 import { ReasoningEffortSelect } from "./reasoning-effort-select";
 import { SignOutDialog } from "./sign-out-dialog";
+import { UndoToasts } from "./undo-toasts";
 import { useChatSettings } from "./use-chat-settings";
+import { useConversationFiles } from "./use-conversation-files";
 import { useConversations } from "./use-conversations";
+import type { MessageHighlight } from "./use-message-highlight";
 import { useModelList } from "./use-model-list";
+import { useSearchShortcut } from "./use-search-shortcut";
 import { VoiceButton } from "./voice-button";
 import { VoiceDialog } from "./voice-dialog";
 import { transcriptToMessages } from "@/lib/client/realtime-chat-messages";
+
+// The search (with its index library) loads when first wanted, not with the chat.
+const loadSearchDialog = () => import("./conversation-search-dialog");
+const ConversationSearchDialog = lazy(loadSearchDialog);
+const CHAT_HEADING_ID = "chat-heading";
 
 interface ChatWorkspaceProps {
   user: SessionUser;
@@ -44,6 +54,7 @@ export function ChatWorkspace({ user, onSignOut, onSignInAgain, onSessionLost, s
   const modelList = useModelList(provider, onSessionLost);
   const settings = useChatSettings(modelList.models);
   const conversations = useConversations(user.accountId);
+  const files = useConversationFiles(conversations);
   const metadata = useSyncExternalStore(
     provider.responseMetadata.subscribe,
     provider.responseMetadata.getSnapshot,
@@ -55,6 +66,9 @@ export function ChatWorkspace({ user, onSignOut, onSignInAgain, onSessionLost, s
   const [signOutAsked, setSignOutAsked] = useState(false);
   const [imageMode, setImageMode] = useState(false);
   const [voiceOpen, setVoiceOpen] = useState(false);
+  const [searchOpen, setSearchOpen] = useState(false);
+  // The message a search result opened, to scroll to and mark.
+  const [highlight, setHighlight] = useState<(MessageHighlight & { conversationId: string }) | undefined>();
   // A finished voice call's transcript, handed to the open conversation (key: one hand-over each).
   const [voiceTranscript, setVoiceTranscript] = useState<{ key: number; messages: ChatUIMessage[] }>();
 
@@ -81,6 +95,7 @@ export function ChatWorkspace({ user, onSignOut, onSignInAgain, onSessionLost, s
   const newChat = useCallback(
     (carried?: ChatUIMessage[], draft?: string) => {
       startNew(carried, draft);
+      setHighlight(undefined);
       setLatestFailure(undefined);
       setDrawerOpen(false);
       provider.responseMetadata.clearFallback();
@@ -89,7 +104,19 @@ export function ChatWorkspace({ user, onSignOut, onSignInAgain, onSessionLost, s
   );
   const openConversation = (id: string) => {
     open(id);
+    setHighlight(undefined);
     setDrawerOpen(false);
+  };
+
+  const openSearch = useCallback(() => {
+    setDrawerOpen(false);
+    setSearchOpen(true);
+  }, []);
+  useSearchShortcut(openSearch);
+  const openSearchResult = (conversationId: string, messageId: string | null) => {
+    setSearchOpen(false);
+    open(conversationId);
+    setHighlight(messageId ? { conversationId, messageId, key: Date.now() } : undefined);
   };
 
   const signOutAndForget = async () => {
@@ -115,6 +142,18 @@ export function ChatWorkspace({ user, onSignOut, onSignInAgain, onSessionLost, s
       onNew={() => newChat()}
       onRename={conversations.rename}
       onDelete={conversations.remove}
+      onExport={(id, kind) => void files.exportOne(id, kind)}
+      onSearch={openSearch}
+      onSearchIntent={() => void loadSearchDialog()}
+      tools={
+        <ConversationFileTools
+          onExportAll={() => void files.exportAll()}
+          onImport={(file) => void files.importFile(file)}
+          notice={files.notice}
+          onDismissNotice={files.dismissNotice}
+          canExport={conversations.list.length > 0}
+        />
+      }
       persistent={conversations.persistent}
     />
   );
@@ -170,7 +209,7 @@ export function ChatWorkspace({ user, onSignOut, onSignInAgain, onSessionLost, s
       />
 
       <div className="flex min-h-0 flex-1">
-        <aside className="hidden w-64 shrink-0 flex-col border-r border-border bg-background lg:flex">{list}</aside>
+        <aside className="hidden w-72 shrink-0 flex-col border-r border-border bg-background lg:flex">{list}</aside>
         {drawerOpen && (
           <div className="fixed inset-0 z-40 flex lg:hidden" data-testid="conversations-drawer">
             <button type="button" aria-label="Close conversations" onClick={() => setDrawerOpen(false)} className="absolute inset-0 bg-black/40" />
@@ -186,7 +225,7 @@ export function ChatWorkspace({ user, onSignOut, onSignInAgain, onSessionLost, s
         )}
 
         <main className="flex min-h-0 min-w-0 flex-1 flex-col">
-          <h1 ref={headingRef} tabIndex={-1} className="sr-only">
+          <h1 ref={headingRef} id={CHAT_HEADING_ID} tabIndex={-1} className="sr-only">
             Chat
           </h1>
           {active ? (
@@ -209,6 +248,7 @@ export function ChatWorkspace({ user, onSignOut, onSignInAgain, onSessionLost, s
               onNewChatWith={newChat}
               onSignInAgain={onSignInAgain}
               appendedMessages={voiceTranscript}
+              highlight={highlight?.conversationId === active.id ? highlight : undefined}
             />
           ) : (
             <div role="status" className="flex flex-1 items-center justify-center text-sm text-muted-foreground">
@@ -217,6 +257,21 @@ export function ChatWorkspace({ user, onSignOut, onSignInAgain, onSessionLost, s
           )}
         </main>
       </div>
+      {searchOpen && (
+        <Suspense fallback={null}>
+          <ConversationSearchDialog
+            accountId={user.accountId}
+            loadConversations={conversations.readAll}
+            onOpen={openSearchResult}
+            onClose={() => setSearchOpen(false)}
+          />
+        </Suspense>
+      )}
+      <UndoToasts
+        deletions={conversations.pendingDeletions}
+        onUndo={conversations.undoRemove}
+        onFocusLost={() => document.getElementById(CHAT_HEADING_ID)?.focus()}
+      />
       {voiceOpen && (
         <VoiceDialog
           onClose={() => setVoiceOpen(false)}

@@ -1,9 +1,12 @@
 "use client";
 
-import { useState, type FormEvent } from "react";
+import { useState, useSyncExternalStore, type FormEvent, type ReactNode } from "react";
 import type { ConversationSummary } from "@/lib/client/conversation-store";
-import { iconButton } from "./button-styles";
+import { DownloadIcon, SearchIcon } from "./conversation-icons";
+import { ConversationRowMenu } from "./conversation-row-menu";
 import { PencilIcon, PlusIcon, TrashIcon } from "./icons";
+
+export type ExportKind = "markdown" | "json";
 
 interface ConversationListProps {
   conversations: ConversationSummary[];
@@ -11,7 +14,15 @@ interface ConversationListProps {
   onOpen: (id: string) => void;
   onNew: () => void;
   onRename: (id: string, title: string) => void;
+  /** Deletes with an Undo window (see useConversations). */
   onDelete: (id: string) => void;
+  onExport: (id: string, kind: ExportKind) => void;
+  /** Opens the search dialog. */
+  onSearch: () => void;
+  /** The pointer or focus is on the search field: a good moment to load the search code. */
+  onSearchIntent?: () => void;
+  /** Export all and Import, under the list. */
+  tools?: ReactNode;
   /** False when this browser cannot keep conversations. */
   persistent: boolean;
 }
@@ -44,12 +55,55 @@ function RenameForm({ conversation, onDone }: { conversation: ConversationSummar
   );
 }
 
-/** The account's conversations kept in this browser, newest first: open, rename, delete, start a new one. */
-export function ConversationList({ conversations, activeId, onOpen, onNew, onRename, onDelete, persistent }: ConversationListProps) {
+const neverChanges = () => () => {};
+
+/** "Ctrl K", or "⌘ K" on Apple keyboards ("Ctrl K" in the server's render: it has no keyboard). */
+function useSearchKeyHint(): string {
+  return useSyncExternalStore(
+    neverChanges,
+    () => (/Mac|iPhone|iPad/.test(navigator.platform) ? "⌘ K" : "Ctrl K"),
+    () => "Ctrl K",
+  );
+}
+
+/**
+ * The account's conversations kept in this browser, newest first: search them, open one, start a
+ * new one; each row's menu renames, exports or deletes (the row itself has no delete button).
+ */
+export function ConversationList({
+  conversations,
+  activeId,
+  onOpen,
+  onNew,
+  onRename,
+  onDelete,
+  onExport,
+  onSearch,
+  onSearchIntent,
+  tools,
+  persistent,
+}: ConversationListProps) {
   const [renamingId, setRenamingId] = useState<string | null>(null);
+  const keyHint = useSearchKeyHint();
   return (
     <nav aria-label="Conversations" className="flex min-h-0 flex-1 flex-col">
-      <div className="p-2">
+      <div className="flex flex-col gap-1 p-2">
+        <button
+          type="button"
+          data-testid="conversation-search-button"
+          onClick={onSearch}
+          onPointerEnter={onSearchIntent}
+          onFocus={onSearchIntent}
+          aria-haspopup="dialog"
+          aria-keyshortcuts="Control+K Meta+K"
+          className="flex h-9 w-full items-center gap-2 rounded-lg border border-input bg-card px-3 text-sm text-muted-foreground hover:bg-muted focus-visible:outline-2 focus-visible:outline-ring"
+        >
+          <SearchIcon className="size-4" />
+          <span className="flex-1 text-start">Search chats</span>
+          <kbd aria-hidden="true" className="font-sans text-[11px] [@media(hover:none)]:hidden">
+            {keyHint}
+          </kbd>
+        </button>
         <button
           type="button"
           data-testid="sidebar-new-chat"
@@ -71,7 +125,7 @@ export function ConversationList({ conversations, activeId, onOpen, onNew, onRen
                 key={conversation.id}
                 data-testid="conversation-item"
                 data-active={active ? "true" : undefined}
-                className={`group/item flex items-center gap-0.5 rounded-lg ${active ? "bg-muted" : "hover:bg-muted/60"}`}
+                className={`group/item relative rounded-lg ${active ? "bg-muted" : "hover:bg-muted/60"}`}
               >
                 {renamingId === conversation.id ? (
                   <RenameForm
@@ -89,28 +143,19 @@ export function ConversationList({ conversations, activeId, onOpen, onNew, onRen
                       onClick={() => onOpen(conversation.id)}
                       aria-current={active ? "page" : undefined}
                       dir="auto"
-                      className="min-w-0 flex-1 truncate rounded-lg px-3 py-2 text-start text-sm text-foreground focus-visible:outline-2 focus-visible:outline-ring"
+                      className="line-clamp-2 w-full rounded-lg py-2 ps-3 pe-9 text-start text-sm leading-5 [overflow-wrap:anywhere] text-foreground focus-visible:outline-2 focus-visible:outline-ring"
                     >
                       {conversation.title}
                     </button>
-                    <button
-                      type="button"
-                      data-testid="conversation-rename"
-                      onClick={() => setRenamingId(conversation.id)}
-                      aria-label={`Rename “${conversation.title}”`}
-                      className={`${iconButton} size-7 shrink-0`}
-                    >
-                      <PencilIcon className="size-3.5" />
-                    </button>
-                    <button
-                      type="button"
-                      data-testid="conversation-delete"
-                      onClick={() => onDelete(conversation.id)}
-                      aria-label={`Delete “${conversation.title}”`}
-                      className={`${iconButton} size-7 shrink-0`}
-                    >
-                      <TrashIcon className="size-3.5" />
-                    </button>
+                    <ConversationRowMenu
+                      title={conversation.title}
+                      items={[
+                        { id: "conversation-rename", label: "Rename", icon: <PencilIcon className="size-4" />, onSelect: () => setRenamingId(conversation.id) },
+                        { id: "conversation-export-markdown", label: "Export as Markdown", icon: <DownloadIcon className="size-4" />, onSelect: () => onExport(conversation.id, "markdown") },
+                        { id: "conversation-export-json", label: "Export as JSON", icon: <DownloadIcon className="size-4" />, onSelect: () => onExport(conversation.id, "json") },
+                        { id: "conversation-delete", label: "Delete", icon: <TrashIcon className="size-4" />, onSelect: () => onDelete(conversation.id), destructive: true },
+                      ]}
+                    />
                   </>
                 )}
               </li>
@@ -118,6 +163,7 @@ export function ConversationList({ conversations, activeId, onOpen, onNew, onRen
           })}
         </ul>
       )}
+      {tools}
       <p data-testid="storage-note" className="border-t border-border px-4 py-2 text-[11px] leading-4 text-muted-foreground">
         {persistent
           ? "Kept in this browser only, never on the server."

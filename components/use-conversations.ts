@@ -3,10 +3,12 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { textOf, type ChatUIMessage } from "@/lib/client/chat-turns";
 import { messagesAfterReload } from "@/lib/client/interrupted-answers";
+import type { ExportedConversation } from "@/lib/client/conversation-export";
 import {
   NEW_CHAT_DRAFT,
   openConversationStore,
   titleFromText,
+  type Conversation,
   type ConversationStore,
   type ConversationSummary,
 } from "@/lib/client/conversation-store";
@@ -26,10 +28,21 @@ interface ConversationMeta {
   titleEdited: boolean;
 }
 
+/** A conversation deleted from the list but still kept until its Undo window ends. */
+export interface PendingDeletion {
+  id: string;
+  title: string;
+}
+
+/** How long a deleted conversation can be taken back; it stays in the browser until then (a reload keeps it). */
+export const UNDO_WINDOW_MS = 10_000;
+
 export interface Conversations {
   /** Null until the store has been read. */
   active: ActiveConversation | null;
+  /** Newest first, without those waiting for their Undo window to end. */
   list: ConversationSummary[];
+  pendingDeletions: PendingDeletion[];
   /** False when this browser cannot keep conversations (they last as long as the tab). */
   persistent: boolean;
   open(id: string): void;
@@ -37,7 +50,14 @@ export interface Conversations {
   saveMessages(messages: ChatUIMessage[]): void;
   saveDraft(text: string): void;
   rename(id: string, title: string): void;
+  /** Takes the conversation off the list and deletes it when the Undo window has passed. */
   remove(id: string): void;
+  undoRemove(id: string): void;
+  /** The conversations as kept (messages included), newest first, without those being deleted. */
+  readAll(): Promise<Conversation[]>;
+  read(id: string): Promise<Conversation | undefined>;
+  /** Keeps imported conversations whose id is not here yet; returns how many were added. */
+  addConversations(conversations: ExportedConversation[]): Promise<number>;
   /** Deletes this account's conversations and drafts, and the app's preferences, from this browser. */
   forgetThisDevice(): Promise<void>;
 }
@@ -201,12 +221,73 @@ export function useConversations(accountId: string): Conversations {
     [accountId, refreshList],
   );
 
+  const listRef = useRef(list);
+  useEffect(() => {
+    listRef.current = list;
+  }, [list]);
+  const [pendingDeletions, setPendingDeletions] = useState<PendingDeletion[]>([]);
+  const deletionTimersRef = useRef(new Map<string, ReturnType<typeof setTimeout>>());
+
   const remove = useCallback(
     (id: string) => {
-      void storeRef.current?.remove(accountId, id).then(refreshList);
+      const timers = deletionTimersRef.current;
+      if (timers.has(id)) return;
+      const title = listRef.current.find((conversation) => conversation.id === id)?.title ?? "Conversation";
+      timers.set(
+        id,
+        setTimeout(() => {
+          timers.delete(id);
+          setPendingDeletions((current) => current.filter((pending) => pending.id !== id));
+          void storeRef.current?.remove(accountId, id).then(refreshList);
+        }, UNDO_WINDOW_MS),
+      );
+      setPendingDeletions((current) => [...current, { id, title }]);
       if (activeRef.current?.id === id) startNew();
     },
     [accountId, refreshList, startNew],
+  );
+
+  const undoRemove = useCallback((id: string) => {
+    const timer = deletionTimersRef.current.get(id);
+    if (timer === undefined) return;
+    clearTimeout(timer);
+    deletionTimersRef.current.delete(id);
+    setPendingDeletions((current) => current.filter((pending) => pending.id !== id));
+  }, []);
+
+  // Leaving the chat (signing out, another account) carries out the deletions still waiting.
+  useEffect(() => {
+    const timers = deletionTimersRef.current;
+    return () => {
+      for (const [id, timer] of timers) {
+        clearTimeout(timer);
+        void storeRef.current?.remove(accountId, id);
+      }
+      timers.clear();
+    };
+  }, [accountId]);
+
+  const readAll = useCallback(async () => {
+    const all = (await storeRef.current?.all(accountId)) ?? [];
+    return all.filter((conversation) => !deletionTimersRef.current.has(conversation.id));
+  }, [accountId]);
+
+  const read = useCallback(async (id: string) => storeRef.current?.get(accountId, id), [accountId]);
+
+  const addConversations = useCallback(
+    async (incoming: ExportedConversation[]) => {
+      const current = storeRef.current;
+      if (!current) return 0;
+      // A file that holds a conversation being deleted asks to keep it.
+      for (const conversation of incoming) undoRemove(conversation.id);
+      const added = await current.addMissing(
+        accountId,
+        incoming.map((conversation) => ({ ...conversation, accountId })),
+      );
+      await refreshList();
+      return added.length;
+    },
+    [accountId, refreshList, undoRemove],
   );
 
   const forgetThisDevice = useCallback(async () => {
@@ -216,7 +297,8 @@ export function useConversations(accountId: string): Conversations {
 
   return {
     active: store ? active : null,
-    list,
+    list: pendingDeletions.length === 0 ? list : list.filter((conversation) => !pendingDeletions.some((pending) => pending.id === conversation.id)),
+    pendingDeletions,
     persistent,
     open,
     startNew,
@@ -224,6 +306,10 @@ export function useConversations(accountId: string): Conversations {
     saveDraft,
     rename,
     remove,
+    undoRemove,
+    readAll,
+    read,
+    addConversations,
     forgetThisDevice,
   };
 }

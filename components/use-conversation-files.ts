@@ -1,0 +1,69 @@
+"use client";
+
+import { useState } from "react";
+import type { Conversations } from "./use-conversations";
+import type { ExportKind } from "./conversation-list";
+
+/** What the last import said: how it went, or why nothing was imported. */
+export interface FileNotice {
+  kind: "status" | "error";
+  text: string;
+}
+
+/** Hands text to the browser as a download; nothing leaves the browser. */
+function saveFile(name: string, text: string, type: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = name;
+  link.hidden = true;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // Revoked a little later: revoking at once can cancel the download before it starts.
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/**
+ * Export (one conversation as Markdown or JSON, all as one backup) and Import, all in the browser.
+ * The file code (lib/client/conversation-export, -import with its zod schemas) loads on first use.
+ */
+export function useConversationFiles(conversations: Conversations) {
+  const [notice, setNotice] = useState<FileNotice | null>(null);
+  const fail = (text: string) => setNotice({ kind: "error", text });
+
+  const exportOne = async (id: string, kind: ExportKind) => {
+    setNotice(null);
+    const [files, conversation] = await Promise.all([import("@/lib/client/conversation-export"), conversations.read(id)]);
+    if (!conversation) return fail("That conversation could not be read from this browser.");
+    if (kind === "markdown") saveFile(files.fileNameFor(conversation.title, "md"), files.conversationMarkdown(conversation), "text/markdown");
+    else saveFile(files.fileNameFor(conversation.title, "json"), JSON.stringify(files.conversationFile(conversation, new Date()), null, 2), "application/json");
+  };
+
+  const exportAll = async () => {
+    setNotice(null);
+    const [files, all] = await Promise.all([import("@/lib/client/conversation-export"), conversations.readAll()]);
+    const now = new Date();
+    saveFile(files.backupFileName(now), JSON.stringify(files.backupFile(all, now), null, 2), "application/json");
+  };
+
+  const importFile = async (file: File) => {
+    setNotice(null);
+    const { MAX_IMPORT_BYTES, importSummary, parseImportFile, planImport } = await import("@/lib/client/conversation-import");
+    if (file.size > MAX_IMPORT_BYTES) return fail(`This file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB. Nothing was imported.`);
+    let text: string;
+    try {
+      text = await file.text();
+    } catch {
+      return fail("The file could not be read. Nothing was imported.");
+    }
+    const parsed = parseImportFile(text);
+    if (!parsed.ok) return fail(parsed.message);
+    const present = [...conversations.list.map((item) => item.id), ...conversations.pendingDeletions.map((item) => item.id)];
+    const plan = planImport(present, parsed.conversations);
+    const added = await conversations.addConversations(plan.add);
+    setNotice({ kind: "status", text: importSummary(added, parsed.conversations.length - added) });
+  };
+
+  return { notice, dismissNotice: () => setNotice(null), exportOne, exportAll, importFile };
+}

@@ -1,0 +1,17 @@
+"use client";
+
+import { useEffect } from "react";
+
+/** Ctrl+K (⌘K on a Mac) opens the conversation search from anywhere, the message box included. */
+export function useSearchShortcut(openSearch: () => void): void {
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.isComposing || event.altKey || event.shiftKey || !(event.ctrlKey || event.metaKey)) return;
+      if (event.key.toLowerCase() !== "k" && event.code !== "KeyK") return;
+      event.preventDefault();
+      openSearch();
+    };
+    window.addEventListener("keydown", onKeyDown);
+    return () => window.removeEventListener("keydown", onKeyDown);
+  }, [openSearch]);
+}
