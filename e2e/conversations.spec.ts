@@ -5,6 +5,7 @@ import { uniqueAccount } from "./support/accounts";
 import { expectedReply, longMessage } from "./support/mock-replies";
 import { userTextsOf } from "./support/recorded-input";
 import { signInThroughControlApi } from "./support/sign-in";
+import { storeConversations, storedConversation } from "./support/stored-conversations";
 
 /** Reads a draft straight from the browser's IndexedDB (the app's own database), as a reload would. */
 function storedDraft(page: Page, accountId: string, key: string): Promise<string | null> {
@@ -81,19 +82,34 @@ test.describe("conversations kept in the browser", () => {
     await expect(chat.userMessages).toContainText("first topic");
     await expect.poll(() => chat.conversationIdInUrl()).toBe(firstId);
 
-    await chat.conversation("first topic").getByTestId("conversation-rename").click();
+    const menu = await chat.openConversationMenu("first topic");
+    await menu.getByTestId("conversation-rename").click();
     await page.getByTestId("conversation-rename-input").fill("Renamed topic");
     await page.getByTestId("conversation-rename-input").press("Enter");
     await expect(chat.conversation("Renamed topic")).toHaveCount(1);
     await page.reload();
     await expect(chat.conversation("Renamed topic")).toHaveCount(1);
 
-    await chat.conversation("second topic").getByTestId("conversation-delete").click();
-    await expect(chat.conversationItems).toHaveCount(1);
-    await page.reload();
+    // Deleting is taken back within the Undo window (conversation-delete.spec.ts), then final.
+    await chat.deleteConversation("second topic");
     await expect(chat.conversationItems).toHaveCount(1);
     await expect(chat.conversationItems).toContainText("Renamed topic");
   });
+
+  for (const width of [1280, 390]) {
+    test(`a long title shows whole in the list when there is room (${width} px)`, async ({ page, signedInChat: chat, account }) => {
+      await page.setViewportSize({ width, height: 800 });
+      const title = "Plan the Lisbon trip with the kids in May";
+      await storeConversations(page, account.accountId, [storedConversation(title, [["hello", "hi"]])]);
+      await page.reload();
+      await chat.expectSignedInAs(account.email);
+      if (width < 1024) await page.getByTestId("conversations-button").click();
+      const link = page.getByTestId("conversation-link").filter({ visible: true });
+      await expect(link).toHaveText(title);
+      const clipped = await link.evaluate((element) => element.scrollWidth > element.clientWidth || element.scrollHeight > element.clientHeight);
+      expect(clipped).toBe(false);
+    });
+  }
 
   test("another account on the same browser never sees them", async ({ page, signedInChat: chat, mock, account }) => {
     await chat.sendAndWaitForReply("private to the first account", expectedReply("private to the first account"));
