@@ -13,11 +13,9 @@ export function isInterrupted(message: ChatUIMessage): boolean {
 
 /** Parts as they stand mid-stream, made whole: text settled, reasoning cut short (no encrypted content yet) dropped. */
 function settledParts(parts: ChatUIMessage["parts"]): ChatUIMessage["parts"] {
-  return parts.flatMap((part) => {
-    if (part.type === "reasoning") return part.state === "streaming" ? [] : [part];
-    if (part.type === "text") return [{ ...part, state: "done" as const }];
-    return [part];
-  });
+  return parts
+    .filter((part) => !(part.type === "reasoning" && part.state === "streaming"))
+    .map((part) => (part.type === "text" ? { ...part, state: "done" as const } : part));
 }
 
 /** What to save while an answer streams: the conversation, with the answer so far marked interrupted. */
