@@ -7,6 +7,10 @@ export async function register(): Promise<void> {
   // processes end and their folders go, also while event streams are open.
   const { installShutdownHooks } = await import("./lib/server/shutdown");
   installShutdownHooks();
+  // A production server set up to lose sessions says so now (and /api/health names it): lib/deploy-checks.ts.
+  const { logDeploymentProblems } = await import("./lib/deploy-checks");
+  const { consoleLogger } = await import("./lib/server/logger");
+  logDeploymentProblems(process.env, consoleLogger);
   if (process.env.LWC_CODEX_COMMAND?.trim()) {
     // Session folders a killed server left behind (codex may have logged in them) go now, not at the first start.
     const { sweepLeftoverFolders } = await import("./lib/agent-voice/codex-processes");

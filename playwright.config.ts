@@ -97,6 +97,8 @@ export default defineConfig({
         LWC_ISSUER_URL: MOCK_UPSTREAM_URL,
         LWC_CODEX_BASE_URL: `${MOCK_UPSTREAM_URL}/backend-api/codex`,
         LWC_SECRET: E2E_SESSION_SECRET,
+        // One instance on the in-memory store, on purpose: /api/health then says `ok`, not `degraded`.
+        LWC_ALLOW_MEMORY_STORE: "1",
         LWC_RATE_LIMIT_PER_MINUTE: String(E2E_RATE_LIMIT_PER_MINUTE),
         LWC_MAX_REQUEST_BYTES: String(E2E_MAX_REQUEST_BYTES),
         // Every test signs in from 127.0.0.1; keep the login limiter out of the way of a full run.

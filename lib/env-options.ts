@@ -10,6 +10,7 @@ import { connectionPeerAddress } from "@/lib/server/connection-peer";
 import { randomId } from "@/lib/server/encoding";
 import { LOG_PREFIX } from "@/lib/server/logger";
 import { onePerProcess } from "@/lib/server/one-per-process";
+import { refuseMemoryStoreOnVercel } from "@/lib/deploy-checks";
 import type { ProviderHandlerOptions } from "@/lib/server/options";
 import type { KeyValueStore } from "@/lib/stores/types";
 import { AGENT_SANDBOX_NAMES } from "@/lib/agent-voice/sandbox/types";
@@ -97,6 +98,12 @@ const envSchema = z.object({
     .transform((value) => (value?.trim() ? value.trim().toLowerCase() : "0"))
     .pipe(z.enum(["1", "0", "on", "off", "true", "false"]))
     .transform((value) => value === "1" || value === "on" || value === "true"),
+  // Read by lib/deploy-checks.ts: `1` means one instance on the in-memory store is intended in production.
+  LWC_ALLOW_MEMORY_STORE: z
+    .string()
+    .optional()
+    .transform((value) => (value?.trim() ? value.trim() : "0"))
+    .pipe(z.enum(["0", "1"])),
   // Read by the bench's floor route (app/api/bench-floor/route.ts); checked here too. Never set it in production.
   LWC_BENCH_FLOOR: z
     .string()
@@ -161,6 +168,7 @@ export function parseEnv(env: Record<string, string | undefined>): ParsedEnv {
 /** The handler options from the environment; throws naming the bad variable (never its value). */
 export function optionsFromEnv(env: Record<string, string | undefined>): ProviderHandlerOptions {
   const e = parseEnv(env);
+  refuseMemoryStoreOnVercel(env);
   const realtimeModel = e.LWC_REALTIME_MODEL ?? CODEX_REALTIME_MODEL;
   if (e.LWC_ALLOWED_REALTIME_MODELS.length > 0 && !e.LWC_ALLOWED_REALTIME_MODELS.includes(realtimeModel)) {
     throw new Error(

@@ -19,6 +19,12 @@ export const STORE_ENV_VARIABLES: readonly string[] = CREDENTIAL_PAIRS.flat();
 
 const restUrlSchema = z.url({ protocol: /^https?$/ });
 
+/** `upstash` when a URL and token pair is set (what createStoreFromEnv then makes), else `memory`. Never throws. */
+export function storeKindFromEnv(env: Record<string, string | undefined>): "upstash" | "memory" {
+  const set = (name: string) => Boolean(env[name]?.trim());
+  return CREDENTIAL_PAIRS.some(([urlName, tokenName]) => set(urlName) && set(tokenName)) ? "upstash" : "memory";
+}
+
 /**
  * Upstash when a URL and token pair is set, else the in-memory store. A half-set pair (URL without
  * token or the reverse) is a deployment mistake, and silently falling back to memory would lose

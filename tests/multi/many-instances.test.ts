@@ -142,7 +142,13 @@ describe("two instances sharing Upstash Redis", () => {
     // The uptime check says so too, without naming the store's address or token.
     const degraded = await fetch(`${cluster.a.url}/api/health`);
     expect(degraded.status).toBe(503);
-    expect(await degraded.json()).toEqual({ status: "degraded", store: "unavailable", modelAccess: "on", agentVoice: "off" });
+    expect(await degraded.json()).toEqual({
+      status: "degraded",
+      store: "unavailable",
+      modelAccess: "on",
+      agentVoice: "off",
+      reasons: ["store_unavailable"],
+    });
 
     await cluster.redis.start();
     for (const base of [cluster.a.url, cluster.b.url]) {

@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import { deploymentProblems, logDeploymentProblems, refuseMemoryStoreOnVercel } from "./deploy-checks";
+
+const SECRET = "deploy-checks-test-secret-0123456789abcdef";
+const UPSTASH = { UPSTASH_REDIS_REST_URL: "https://example.upstash.io", UPSTASH_REDIS_REST_TOKEN: "upstash-token-value-7f3a" };
+
+function logged(env: Record<string, string | undefined>) {
+  const lines: { level: string; message: string }[] = [];
+  const push = (level: string) => (message: string) => void lines.push({ level, message });
+  logDeploymentProblems(env, { info: push("info"), warn: push("warn"), error: push("error") });
+  return lines;
+}
+
+describe("deploymentProblems", () => {
+  it("names the in-memory store and a missing secret in production only", () => {
+    expect(deploymentProblems({ NODE_ENV: "production" })).toEqual(["memory_store", "ephemeral_secret"]);
+    expect(deploymentProblems({ NODE_ENV: "production", LWC_SECRET: ` ${SECRET} ` })).toEqual(["memory_store"]);
+    expect(deploymentProblems({ NODE_ENV: "production", LWC_SECRET: " , " })).toEqual(["memory_store", "ephemeral_secret"]);
+    expect(deploymentProblems({ NODE_ENV: "production", LWC_SECRET: SECRET, ...UPSTASH })).toEqual([]);
+    expect(deploymentProblems({ NODE_ENV: "production", LWC_SECRET: SECRET, KV_REST_API_URL: "https://kv", KV_REST_API_TOKEN: "t" })).toEqual([]);
+    expect(deploymentProblems({ NODE_ENV: "production", LWC_SECRET: SECRET, LWC_ALLOW_MEMORY_STORE: "1" })).toEqual([]);
+    expect(deploymentProblems({ NODE_ENV: "development" })).toEqual([]);
+    expect(deploymentProblems({ NODE_ENV: "test" })).toEqual([]);
+  });
+
+  it("counts a half-set Upstash pair as the in-memory store (the server refuses that pair anyway)", () => {
+    expect(deploymentProblems({ NODE_ENV: "production", LWC_SECRET: SECRET, UPSTASH_REDIS_REST_URL: "https://x" })).toEqual(["memory_store"]);
+  });
+});
+
+describe("logDeploymentProblems (at start)", () => {
+  it("logs one error per problem, saying what /api/health reports and how to fix it", () => {
+    const lines = logged({ NODE_ENV: "production" });
+    expect(lines.map((line) => line.level)).toEqual(["error", "error"]);
+    expect(lines[0]!.message).toMatch(/^\[login-with-chatgpt\] production setup \(\/api\/health reports "memory_store"\): .*UPSTASH_REDIS_REST_URL.*LWC_ALLOW_MEMORY_STORE=1/);
+    expect(lines[1]!.message).toMatch(/^\[login-with-chatgpt\] production setup \(\/api\/health reports "ephemeral_secret"\): LWC_SECRET is not set/);
+  });
+
+  it("warns once for an allowed in-memory store, and says nothing for a sound setup or outside production", () => {
+    expect(logged({ NODE_ENV: "production", LWC_SECRET: SECRET, LWC_ALLOW_MEMORY_STORE: "1" })).toEqual([
+      { level: "warn", message: expect.stringContaining("LWC_ALLOW_MEMORY_STORE=1: sessions are kept in this process's memory") },
+    ]);
+    expect(logged({ NODE_ENV: "production", LWC_SECRET: SECRET, ...UPSTASH })).toEqual([]);
+    expect(logged({ NODE_ENV: "development" })).toEqual([]);
+  });
+
+  it("never writes the secret or the store token", () => {
+    const text = JSON.stringify([
+      ...logged({ NODE_ENV: "production", LWC_SECRET: SECRET, LWC_ALLOW_MEMORY_STORE: "1" }),
+      ...logged({ NODE_ENV: "production", UPSTASH_REDIS_REST_TOKEN: UPSTASH.UPSTASH_REDIS_REST_TOKEN }),
+    ]);
+    expect(text).not.toContain(SECRET);
+    expect(text).not.toContain(UPSTASH.UPSTASH_REDIS_REST_TOKEN);
+  });
+});
+
+describe("refuseMemoryStoreOnVercel", () => {
+  it("throws on Vercel in production on the in-memory store, and nowhere else", () => {
+    expect(() => refuseMemoryStoreOnVercel({ VERCEL: "1", NODE_ENV: "production" })).toThrow(/cannot run on Vercel/);
+    expect(() => refuseMemoryStoreOnVercel({ VERCEL: "1", NODE_ENV: "production", LWC_ALLOW_MEMORY_STORE: "1" })).not.toThrow();
+    expect(() => refuseMemoryStoreOnVercel({ VERCEL: "1", NODE_ENV: "production", ...UPSTASH })).not.toThrow();
+    // `vercel dev` runs next dev: the in-memory store is fine there.
+    expect(() => refuseMemoryStoreOnVercel({ VERCEL: "1", NODE_ENV: "development" })).not.toThrow();
+    expect(() => refuseMemoryStoreOnVercel({ NODE_ENV: "production" })).not.toThrow();
+  });
+});
