@@ -1,7 +1,7 @@
 "use client";
 
 import { useChat } from "@ai-sdk/react";
-import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import type { ChatTransport, FileUIPart } from "ai";
 import { IMAGE_LIMITS, imageFileProblem, prepareImage } from "@/lib/client/image-attachments";
 import { DOCUMENT_LIMITS, documentKindOf, documentPart, readDocument, unsupportedFileProblem } from "@/lib/client/document-attachments";
@@ -21,7 +21,7 @@ import {
 import { interruptedSnapshot, isInterrupted, withoutInterruptedMark } from "@/lib/client/interrupted-answers";
 import { focusComposerOnOpen } from "@/lib/client/keyboard-shortcuts";
 import { imagesSentWith, withImagesLeftOutNote } from "@/lib/client/request-messages";
-import { throttleLatest } from "@/lib/client/throttle";
+import { throttleLatest, type ThrottledLatest } from "@/lib/client/throttle";
 import { secondaryButton } from "./button-styles";
 import { ChatComposer } from "./chat-composer";
 import { ChatEmptyState } from "./chat-empty-state";
@@ -182,27 +182,23 @@ export function ConversationView({
 
   // While an answer streams, the text so far is kept too, at most once a second and marked
   // interrupted: if the page goes away, that is what comes back. The settled save above replaces it.
-  const onMessagesSettledRef = useRef(onMessagesSettled);
+  const streamingSaveRef = useRef<ThrottledLatest<ChatUIMessage[]> | null>(null);
   useEffect(() => {
-    onMessagesSettledRef.current = onMessagesSettled;
-  }, [onMessagesSettled]);
-  const streamingSave = useMemo(
-    () => throttleLatest((current: ChatUIMessage[]) => onMessagesSettledRef.current(interruptedSnapshot(current)), ANSWER_SAVE_INTERVAL_MS),
-    [],
-  );
-  useEffect(() => {
-    if (status === "streaming") streamingSave.push(messages);
-    else streamingSave.cancel();
-  }, [messages, status, streamingSave]);
-  useEffect(() => {
-    // A closing tab gets the latest text now rather than at the end of the interval.
-    const onPageHide = () => streamingSave.flush();
+    const save = throttleLatest((current: ChatUIMessage[]) => onMessagesSettled(interruptedSnapshot(current)), ANSWER_SAVE_INTERVAL_MS);
+    streamingSaveRef.current = save;
+    // A closing tab, or leaving the conversation, keeps the latest text now rather than at the end of the interval.
+    const onPageHide = () => save.flush();
     window.addEventListener("pagehide", onPageHide);
     return () => {
       window.removeEventListener("pagehide", onPageHide);
-      streamingSave.flush();
+      save.flush();
+      streamingSaveRef.current = null;
     };
-  }, [streamingSave]);
+  }, [onMessagesSettled]);
+  useEffect(() => {
+    if (status === "streaming") streamingSaveRef.current?.push(messages);
+    else streamingSaveRef.current?.cancel();
+  }, [messages, status]);
 
   useEffect(() => {
     if (draft === savedDraftRef.current) return;
