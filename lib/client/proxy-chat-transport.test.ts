@@ -89,6 +89,16 @@ describe("chat transport request shapes", () => {
     expect(JSON.stringify(upstream.body)).not.toContain("input_image");
   });
 
+  it("the answer names its model and when it started", async () => {
+    const before = Date.now();
+    const chunks = await send([{ id: "u1", role: "user", parts: [{ type: "text", text: "hello" }] }], chatRequestOptions({ model: textOnlyModel, reasoningEffort: "medium", fast: false }));
+    const start = chunks.find((chunk) => chunk.type === "start");
+    expect(start?.type === "start" && start.messageMetadata).toEqual({ model: textOnlyModel, createdAt: expect.any(Number) });
+    const createdAt = (start as { messageMetadata: { createdAt: number } }).messageMetadata.createdAt;
+    expect(createdAt).toBeGreaterThanOrEqual(before);
+    expect(createdAt).toBeLessThanOrEqual(Date.now());
+  });
+
   it("Continue sends the interrupted answer and asks the model to carry on from it", async () => {
     const messages: UIMessage[] = [
       { id: "u1", role: "user", parts: [{ type: "text", text: "tell me a long story" }] },

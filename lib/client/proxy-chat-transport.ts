@@ -54,9 +54,10 @@ export class ProxyChatTransport implements ChatTransport<UIMessage> {
           toolChoice: { type: "tool" as const, toolName: "image_generation" as const },
         }
       : {};
+    const model = readModel(body, this.defaultModel);
     const result = streamText({
       ...imageTools,
-      model: this.provider(readModel(body, this.defaultModel)),
+      model: this.provider(model),
       // A failed turn stays on screen (to edit, retry or remove) but is never sent again; a text-only
       // model gets the conversation without its images; Continue asks the model to carry on.
       // Attached documents (data-document parts) reach the model as quoted text with the file's name.
@@ -79,7 +80,13 @@ export class ProxyChatTransport implements ChatTransport<UIMessage> {
       // Errors reach the UI through the stream below; the default handler would also log them.
       onError: () => {},
     });
-    return result.toUIMessageStream({ sendReasoning: true, onError: encodeChatError });
+    // The answer names its model and when it started (exports show both).
+    const startedAt = Date.now();
+    return result.toUIMessageStream({
+      sendReasoning: true,
+      onError: encodeChatError,
+      messageMetadata: ({ part }) => (part.type === "start" ? { model, createdAt: startedAt } : undefined),
+    });
   }
 
   async reconnectToStream(): Promise<ReadableStream<UIMessageChunk> | null> {
