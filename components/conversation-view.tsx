@@ -62,7 +62,7 @@ interface ConversationViewProps {
   /** Notices shown above the text box (fallback, model-list and session errors, storage). */
   notices: ReactNode;
   /** The settled conversation, to keep (not called while an answer streams). */
-  onMessagesSettled: (messages: ChatUIMessage[]) => void;
+  onMessagesSettled: (messages: ChatUIMessage[], conversationId: string) => void;
   onDraftChange: (text: string) => void;
   /** The latest turn's failure, or undefined; the header's usage meter reads the usage-limit reset from it. */
   onLatestFailureChange: (failure: ChatErrorInfo | undefined) => void;
@@ -177,14 +177,14 @@ export function ConversationView({
   // the question); not on every streamed word.
   useEffect(() => {
     if (status === "streaming" || messages === loadedMessagesRef.current) return;
-    onMessagesSettled(messages);
-  }, [messages, status, onMessagesSettled]);
+    onMessagesSettled(messages, conversationId);
+  }, [messages, status, onMessagesSettled, conversationId]);
 
   // While an answer streams, the text so far is kept too, at most once a second and marked
   // interrupted: if the page goes away, that is what comes back. The settled save above replaces it.
   const streamingSaveRef = useRef<ThrottledLatest<ChatUIMessage[]> | null>(null);
   useEffect(() => {
-    const save = throttleLatest((current: ChatUIMessage[]) => onMessagesSettled(interruptedSnapshot(current)), ANSWER_SAVE_INTERVAL_MS);
+    const save = throttleLatest((current: ChatUIMessage[]) => onMessagesSettled(interruptedSnapshot(current), conversationId), ANSWER_SAVE_INTERVAL_MS);
     streamingSaveRef.current = save;
     // A closing tab, or leaving the conversation, keeps the latest text now rather than at the end of the interval.
     const onPageHide = () => save.flush();
@@ -194,7 +194,7 @@ export function ConversationView({
       save.flush();
       streamingSaveRef.current = null;
     };
-  }, [onMessagesSettled]);
+  }, [onMessagesSettled, conversationId]);
   useEffect(() => {
     if (status === "streaming") streamingSaveRef.current?.push(messages);
     else streamingSaveRef.current?.cancel();

@@ -47,7 +47,8 @@ export interface Conversations {
   persistent: boolean;
   open(id: string): void;
   startNew(carried?: ChatUIMessage[], draft?: string): void;
-  saveMessages(messages: ChatUIMessage[]): void;
+  /** Keeps the open conversation's messages; with `conversationId`, only while that one is still open. */
+  saveMessages(messages: ChatUIMessage[], conversationId?: string): void;
   saveDraft(text: string): void;
   rename(id: string, title: string): void;
   /** Takes the conversation off the list and deletes it when the Undo window has passed. */
@@ -155,10 +156,11 @@ export function useConversations(accountId: string): Conversations {
   }, [load]);
 
   const saveMessages = useCallback(
-    (messages: ChatUIMessage[]) => {
+    (messages: ChatUIMessage[], conversationId?: string) => {
       const current = storeRef.current;
       const conversation = activeRef.current;
-      if (!current || !conversation) return;
+      // A save that arrives after another conversation was opened must not land in that one.
+      if (!current || !conversation || (conversationId !== undefined && conversation.id !== conversationId)) return;
       const now = Date.now();
       const meta = metaRef.current ?? { createdAt: now, title: titleFor(messages), titleEdited: false };
       const title = meta.titleEdited ? meta.title : titleFor(messages);
