@@ -6,9 +6,8 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { homedir } from "node:os";
-import { join } from "node:path";
 import { createServer } from "node:net";
+import { cachedCodexPath } from "../lib/agent-voice/codex-cache";
 import { startMockUpstream } from "../mock-upstream/server";
 
 const appPort = Number(process.env.PORT ?? 3000);
@@ -17,8 +16,7 @@ const mockPort = Number(process.env.MOCK_UPSTREAM_PORT ?? 4010);
 /** The codex executable for agent voice: LWC_CODEX_COMMAND, else where scripts/ensure-codex.sh puts it. */
 function codexCommand(): string | undefined {
   if (process.env.LWC_CODEX_COMMAND?.trim()) return process.env.LWC_CODEX_COMMAND.trim();
-  const cache = process.env.LWC_CODEX_CACHE_DIR ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "login-with-chatgpt", "codex-0.169.0");
-  const bin = join(cache, "node_modules", ".bin", "codex");
+  const bin = cachedCodexPath();
   return existsSync(bin) ? bin : undefined;
 }
 

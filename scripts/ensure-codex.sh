@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Installs the pinned `codex` executable (agent voice, real-binary tests) into a cache folder
 # when it is missing, and prints its path. It is ~400 MB, so it is not an npm dependency:
-# `npm ci` never downloads it. Override the folder with LWC_CODEX_CACHE_DIR.
+# `npm ci` never downloads it. Override the folder with LWC_CODEX_CACHE_DIR. The version is the app's
+# client version (lib/upstream/client-version.json), so the codex it runs and the version it sends agree.
 set -euo pipefail
 
-version="0.169.0"
+version_file="$(dirname "$0")/../lib/upstream/client-version.json"
+version="$(node -p 'JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).clientVersion' "$version_file")"
 dir="${LWC_CODEX_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/login-with-chatgpt/codex-$version}"
 bin="$dir/node_modules/.bin/codex"
 

@@ -6,8 +6,10 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { createProviderHandler } from "../../lib/server/handler";
+import { cachedCodexPath } from "../../lib/agent-voice/codex-cache";
 import { referenceConfirmTool, referenceTools } from "../../lib/agent-voice/tools";
 import type { AppServerOptions } from "../../lib/agent-voice/types";
+import { CLIENT_VERSION } from "../../lib/upstream/config";
 import { startMockUpstream, type MockUpstream } from "../../mock-upstream/server";
 import { TestBrowserPeer } from "../../mock-upstream/voice/test-browser-peer";
 import { createFakeAppServer } from "../../test-support/fake-app-server/control";
@@ -119,19 +121,19 @@ async function benchWithOffer(offer: string, runs: number) {
   } finally {
     await fake.remove();
   }
-  const real = process.env.LWC_CODEX_COMMAND ?? `${process.env.HOME}/.cache/login-with-chatgpt/codex-0.169.0/node_modules/.bin/codex`;
+  const real = process.env.LWC_CODEX_COMMAND ?? cachedCodexPath();
   if (!existsSync(real)) {
-    rows.push(["codex 0.169.0", "not installed", "bash scripts/ensure-codex.sh", "—"]);
+    rows.push([`codex ${CLIENT_VERSION}`, "not installed", "bash scripts/ensure-codex.sh", "—"]);
     return rows;
   }
   const config = await realConfig();
   if (config === null) {
     // Never run the real executable without the config that keeps it on the mock: it would try the internet.
-    rows.push(["codex 0.169.0", "skipped", "no offline config module", "—"]);
+    rows.push([`codex ${CLIENT_VERSION}`, "skipped", "no offline config module", "—"]);
     return rows;
   }
   for (const keepWarmProcess of [false, true]) {
-    const label = `codex 0.169.0, ${keepWarmProcess ? "warm spare" : "cold process"}`;
+    const label = `codex ${CLIENT_VERSION}, ${keepWarmProcess ? "warm spare" : "cold process"}`;
     try {
       rows.push(await measure(label, { command: real, keepWarmProcess, ...config }, runs, offer));
     } catch (error) {

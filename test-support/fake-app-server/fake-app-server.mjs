@@ -52,6 +52,9 @@ function sendServerRequest(method, params) {
 
 const DEFAULT_ANSWER_SDP = "v=0\r\no=- 1 2 IN IP4 127.0.0.1\r\ns=fake-answer\r\nt=0 0\r\n";
 
+/** A fake claims no real codex release (the pinned one is lib/upstream/client-version.json). */
+const FAKE_VERSION = "0.0.0-fake";
+
 function threadObject(params) {
   const now = Math.floor(Date.now() / 1000);
   return {
@@ -66,7 +69,7 @@ function threadObject(params) {
     updatedAt: now,
     status: { type: "idle" },
     cwd: params.cwd ?? process.cwd(),
-    cliVersion: "0.169.0",
+    cliVersion: FAKE_VERSION,
     source: "vscode",
     turns: [],
   };
@@ -74,7 +77,7 @@ function threadObject(params) {
 
 function initializeResult(params) {
   return {
-    userAgent: `${params.clientInfo?.name ?? "client"}/0.169.0 (fake)`,
+    userAgent: `${params.clientInfo?.name ?? "client"}/${FAKE_VERSION} (fake)`,
     codexHome: process.env.CODEX_HOME ?? process.cwd(),
     platformFamily: "unix",
     platformOs: "linux",

@@ -6,19 +6,21 @@
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from "node:fs";
-import { homedir, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Ajv, type ValidateFunction } from "ajv";
+import { cachedCodexPath } from "@/lib/agent-voice/codex-cache";
+import { CLIENT_VERSION } from "@/lib/upstream/config";
 import type { FakeLogEntry } from "./control";
 
-const CODEX_VERSION = "0.169.0";
+/** The pinned codex: the app's client version. */
+const CODEX_VERSION = CLIENT_VERSION;
 
 /** The pinned codex executable: $LWC_CODEX_COMMAND, else the cache folder (installed when missing). */
 export function codexExecutable(): string {
   const fromEnv = process.env.LWC_CODEX_COMMAND?.trim();
   if (fromEnv) return fromEnv;
-  const cache = process.env.LWC_CODEX_CACHE_DIR ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "login-with-chatgpt", `codex-${CODEX_VERSION}`);
-  const bin = join(cache, "node_modules", ".bin", "codex");
+  const bin = cachedCodexPath();
   if (existsSync(bin)) return bin;
   const ensure = join(process.cwd(), "scripts", "ensure-codex.sh");
   if (!existsSync(ensure)) throw new Error(`the codex executable is missing (${bin}) and scripts/ensure-codex.sh is not there to install it`);

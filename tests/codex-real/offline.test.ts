@@ -4,6 +4,7 @@
  * handoff that calls both tools and hands the result back to the voice session, and the lockdown.
  * A proxy sink catches any attempt to reach another host; NO_PROXY lets 127.0.0.1 through.
  */
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -111,6 +112,10 @@ function filesUnder(dir: string): string[] {
 }
 
 describe("codex app-server 0.169.0 against the mock, offline", () => {
+  it("is the release our client version names (lib/upstream/client-version.json)", () => {
+    expect(execFileSync(codexExecutable(), ["--version"], { encoding: "utf8" }).trim()).toBe(`codex-cli ${CLIENT_VERSION}`);
+  });
+
   it("(the proxy sink works) without the offline keys, codex tries to reach chatgpt.com and the sink catches it", async () => {
     const driver = newDriver(undefined, { codexBaseUrl: REAL_CODEX_BASE_URL, issuerUrl: REAL_ISSUER_URL });
     await driver.initialize();
