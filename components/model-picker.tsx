@@ -1,5 +1,6 @@
 import { CompactSelect } from "./compact-select";
 import type { ModelDetails } from "@/lib/client/provider-proxy";
+import { acceptsImages } from "@/lib/client/model-capabilities";
 import { SparkIcon } from "./icons";
 
 interface ModelPickerProps {
@@ -10,7 +11,10 @@ interface ModelPickerProps {
   disabled?: boolean;
 }
 
-/** The models the account may use (from GET /models), by name; the first one is chosen until the person picks. */
+/**
+ * The models the account may use (from GET /models), by name; the first one is chosen until the
+ * person picks. A model whose catalog entry takes no images is marked "text only".
+ */
 export function ModelPicker({ models, value, onChange, loading, disabled }: ModelPickerProps) {
   return (
     <CompactSelect
@@ -26,8 +30,8 @@ export function ModelPicker({ models, value, onChange, loading, disabled }: Mode
       {loading && models.length === 0 && <option value="">Loading models…</option>}
       {!loading && models.length === 0 && <option value="">No models</option>}
       {models.map((model) => (
-        <option key={model.slug} value={model.slug}>
-          {model.displayName}
+        <option key={model.slug} value={model.slug} data-accepts-images={acceptsImages(model) ? "true" : "false"}>
+          {acceptsImages(model) ? model.displayName : `${model.displayName} · text only`}
         </option>
       ))}
     </CompactSelect>
