@@ -65,7 +65,8 @@ function UndoToast({ deletion, onUndo, onFocusLost }: { deletion: PendingDeletio
 export function UndoToasts({ deletions, onUndo, onFocusLost }: UndoToastsProps) {
   if (deletions.length === 0) return null;
   return (
-    <div className="pointer-events-none fixed inset-x-0 bottom-28 z-50 flex flex-col items-center gap-2 px-3 lg:bottom-4 lg:items-start lg:px-4">
+    // Under the header, centred: clear of the message box, the list's tools and the phone drawer's edge.
+    <div className="pointer-events-none fixed inset-x-0 top-16 z-50 flex flex-col items-center gap-2 px-3">
       {deletions.map((deletion) => (
         <UndoToast key={deletion.id} deletion={deletion} onUndo={() => onUndo(deletion.id)} onFocusLost={onFocusLost} />
       ))}
