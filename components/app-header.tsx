@@ -12,12 +12,14 @@ interface AppHeaderProps {
   onNewChat: () => void;
   /** Opens the conversation list (a drawer on narrow screens; wide screens show it as a sidebar). */
   onOpenConversations: () => void;
+  /** The sidebar of a wide screen is hidden: the button to bring it back shows there too. */
+  conversationsButtonOnWide?: boolean;
   onSignOut: () => void;
   signingOut: boolean;
 }
 
 /** Signed-in header: new chat on the left; usage, account, theme and sign-out on the right. */
-export function AppHeader({ user, usage, onNewChat, onOpenConversations, onSignOut, signingOut }: AppHeaderProps) {
+export function AppHeader({ user, usage, onNewChat, onOpenConversations, conversationsButtonOnWide = false, onSignOut, signingOut }: AppHeaderProps) {
   return (
     <header className="flex h-14 shrink-0 items-center gap-2 border-b border-border bg-background/90 px-3 backdrop-blur sm:px-5">
       <div className="flex min-w-0 items-center gap-2">
@@ -26,7 +28,7 @@ export function AppHeader({ user, usage, onNewChat, onOpenConversations, onSignO
           data-testid="conversations-button"
           onClick={onOpenConversations}
           aria-label="Conversations"
-          className={`${ghostButton} -ml-1 px-2 lg:hidden`}
+          className={`${ghostButton} -ml-1 px-2 ${conversationsButtonOnWide ? "" : "lg:hidden"}`}
         >
           <MenuIcon className="size-5" />
         </button>

@@ -24,6 +24,8 @@ import { useChatSettings } from "./use-chat-settings";
 import { useConversationFiles } from "./use-conversation-files";
 import { useConversations } from "./use-conversations";
 import type { MessageHighlight } from "./use-message-highlight";
+import { KeyboardShortcutsDialog } from "./keyboard-shortcuts-dialog";
+import { useKeyboardShortcuts } from "./use-keyboard-shortcuts";
 import { useModelList } from "./use-model-list";
 import { useSearchShortcut } from "./use-search-shortcut";
 import { VoiceButton } from "./voice-button";
@@ -34,6 +36,9 @@ import { transcriptToMessages } from "@/lib/client/realtime-chat-messages";
 const loadSearchDialog = () => import("./conversation-search-dialog");
 const ConversationSearchDialog = lazy(loadSearchDialog);
 const CHAT_HEADING_ID = "chat-heading";
+
+/** Where the conversation list is a sidebar beside the chat rather than a drawer (Tailwind's lg). */
+const WIDE_SCREEN_QUERY = "(min-width: 1024px)";
 
 interface ChatWorkspaceProps {
   user: SessionUser;
@@ -63,6 +68,8 @@ export function ChatWorkspace({ user, onSignOut, onSignInAgain, onSessionLost, s
   const [dismissedFallbackReply, setDismissedFallbackReply] = useState(-1);
   const [latestFailure, setLatestFailure] = useState<ChatErrorInfo | undefined>(undefined);
   const [drawerOpen, setDrawerOpen] = useState(false);
+  const [sidebarHidden, setSidebarHidden] = useState(false);
+  const [shortcutsOpen, setShortcutsOpen] = useState(false);
   const [signOutAsked, setSignOutAsked] = useState(false);
   const [imageMode, setImageMode] = useState(false);
   const [voiceOpen, setVoiceOpen] = useState(false);
@@ -118,6 +125,18 @@ export function ChatWorkspace({ user, onSignOut, onSignInAgain, onSessionLost, s
     open(conversationId);
     setHighlight(messageId ? { conversationId, messageId, key: Date.now() } : undefined);
   };
+
+  /** The conversation list: the sidebar on wide screens, the drawer on narrow ones. */
+  const wideScreen = () => window.matchMedia(WIDE_SCREEN_QUERY).matches;
+  const openConversations = () => (wideScreen() ? setSidebarHidden(false) : setDrawerOpen(true));
+  const toggleConversations = () => (wideScreen() ? setSidebarHidden((hidden) => !hidden) : setDrawerOpen((open) => !open));
+  useKeyboardShortcuts({
+    "new-chat": () => newChat(),
+    // Ctrl/⌘+K belongs to the conversation search, which listens for it itself.
+    search: undefined,
+    "toggle-sidebar": toggleConversations,
+    "show-shortcuts": () => setShortcutsOpen(true),
+  });
 
   const signOutAndForget = async () => {
     setSignOutAsked(false);
@@ -194,7 +213,8 @@ export function ChatWorkspace({ user, onSignOut, onSignInAgain, onSessionLost, s
         user={user}
         usage={usage}
         onNewChat={() => newChat()}
-        onOpenConversations={() => setDrawerOpen(true)}
+        onOpenConversations={openConversations}
+        conversationsButtonOnWide={sidebarHidden}
         onSignOut={() => setSignOutAsked(true)}
         signingOut={signingOut}
       />
@@ -209,7 +229,12 @@ export function ChatWorkspace({ user, onSignOut, onSignInAgain, onSessionLost, s
       />
 
       <div className="flex min-h-0 flex-1">
-        <aside className="hidden w-72 shrink-0 flex-col border-r border-border bg-background lg:flex">{list}</aside>
+        <aside
+          data-testid="sidebar"
+          className={`hidden w-72 shrink-0 flex-col border-r border-border bg-background ${sidebarHidden ? "" : "lg:flex"}`}
+        >
+          {list}
+        </aside>
         {drawerOpen && (
           <div className="fixed inset-0 z-40 flex lg:hidden" data-testid="conversations-drawer">
             <button type="button" aria-label="Close conversations" onClick={() => setDrawerOpen(false)} className="absolute inset-0 bg-black/40" />
@@ -272,6 +297,7 @@ export function ChatWorkspace({ user, onSignOut, onSignInAgain, onSessionLost, s
         onUndo={conversations.undoRemove}
         onFocusLost={() => document.getElementById(CHAT_HEADING_ID)?.focus()}
       />
+      <KeyboardShortcutsDialog open={shortcutsOpen} onClose={() => setShortcutsOpen(false)} />
       {voiceOpen && (
         <VoiceDialog
           onClose={() => setVoiceOpen(false)}
