@@ -1,0 +1,60 @@
+# Sign in with ChatGPT, as one long-lived production server (`next start`), with agent voice ready:
+# the pinned codex executable and bubblewrap, its sandbox. README.md, "Run it in a container", says
+# how to build and run it, and which `docker run` flags the sandbox needs.
+#
+#   docker build -t login-with-chatgpt .
+#   docker build --build-arg LWC_BASE_PATH=/chat-app -t login-with-chatgpt .   (the app under a path)
+
+ARG NODE_IMAGE=node:24-bookworm-slim
+
+# 1. Dependencies, dev ones included (the build type-checks and compiles with them).
+FROM ${NODE_IMAGE} AS deps
+WORKDIR /app
+COPY package.json package-lock.json .npmrc ./
+RUN npm ci --no-audit --no-fund
+
+# 2. The production build, then only the production dependencies.
+FROM deps AS build
+ARG LWC_BASE_PATH=
+ENV NEXT_TELEMETRY_DISABLED=1 LWC_BASE_PATH=${LWC_BASE_PATH}
+COPY . .
+RUN npm run build \
+  && npm prune --omit=dev --no-audit --no-fund \
+  && rm -rf .next/cache
+
+# 3. The codex executable agent voice runs, at the version the app sends (lib/upstream/client-version.json).
+FROM ${NODE_IMAGE} AS codex
+WORKDIR /src
+COPY scripts/ensure-codex.sh scripts/
+COPY lib/upstream/client-version.json lib/upstream/
+RUN LWC_CODEX_CACHE_DIR=/opt/codex bash scripts/ensure-codex.sh
+
+# 4. What runs: node, the build, bubblewrap, codex, and tini as PID 1.
+FROM ${NODE_IMAGE} AS runtime
+# tini forwards SIGTERM/SIGINT to the server's whole process group (-g) and reaps every exited
+# process; the server then ends each codex process itself (lib/server/shutdown.ts).
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends bubblewrap tini ca-certificates \
+  && rm -rf /var/lib/apt/lists/*
+ARG LWC_BASE_PATH=
+ENV NODE_ENV=production \
+    NEXT_TELEMETRY_DISABLED=1 \
+    PORT=3000 \
+    LWC_BASE_PATH=${LWC_BASE_PATH} \
+    LWC_CODEX_COMMAND=/opt/codex/node_modules/.bin/codex
+WORKDIR /app
+COPY --from=codex /opt/codex /opt/codex
+# next start reads package.json, next.config.ts (and the lib files it imports) and tsconfig.json.
+COPY --from=build /app/package.json /app/package-lock.json /app/next.config.ts /app/tsconfig.json ./
+COPY --from=build /app/lib ./lib
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/.next ./.next
+# The app's files stay root's and read-only; the server may write only its cache (and /tmp, where
+# each codex process gets its private home).
+RUN mkdir -p .next/cache && chown node:node .next/cache
+USER node
+EXPOSE 3000
+HEALTHCHECK --interval=30s --timeout=5s --start-period=20s \
+  CMD node -e "fetch('http://127.0.0.1:3000' + (process.env.LWC_BASE_PATH || '') + '/api/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"
+ENTRYPOINT ["/usr/bin/tini", "-g", "--"]
+CMD ["node", "node_modules/next/dist/bin/next", "start", "-H", "0.0.0.0", "-p", "3000"]

@@ -1,0 +1,63 @@
+/**
+ * The container recipe, read as text (no Docker daemon runs where the tests run): the properties
+ * README's "Run it in a container" promises. Each expectation names a line a careless edit could drop.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const root = join(import.meta.dirname, "..", "..");
+const dockerfile = readFileSync(join(root, "Dockerfile"), "utf8");
+const dockerignore = readFileSync(join(root, ".dockerignore"), "utf8").split("\n").map((line) => line.trim());
+/** Instruction lines, continuation lines joined, comments dropped. */
+const instructions = dockerfile
+  .replace(/\\\n/g, " ")
+  .split("\n")
+  .map((line) => line.trim())
+  .filter((line) => line !== "" && !line.startsWith("#"));
+const stages = instructions.filter((line) => line.startsWith("FROM "));
+const runtime = instructions.slice(instructions.lastIndexOf(stages.at(-1)!));
+
+describe("Dockerfile", () => {
+  it("is multi-stage on Node 24 (.nvmrc), and the image that runs is the last stage", () => {
+    expect(stages.length).toBeGreaterThanOrEqual(3);
+    expect(instructions[0]).toBe("ARG NODE_IMAGE=node:24-bookworm-slim");
+    expect(readFileSync(join(root, ".nvmrc"), "utf8").trim()).toBe("24");
+    expect(stages.at(-1)).toBe("FROM ${NODE_IMAGE} AS runtime");
+  });
+
+  it("builds with npm ci and next build, and keeps only production dependencies", () => {
+    expect(instructions).toContain("RUN npm ci --no-audit --no-fund");
+    expect(instructions.some((line) => line.startsWith("RUN npm run build") && line.includes("npm prune --omit=dev"))).toBe(true);
+  });
+
+  it("installs the pinned codex through scripts/ensure-codex.sh and points LWC_CODEX_COMMAND at it", () => {
+    expect(instructions).toContain("RUN LWC_CODEX_CACHE_DIR=/opt/codex bash scripts/ensure-codex.sh");
+    expect(runtime).toContain("COPY --from=codex /opt/codex /opt/codex");
+    expect(runtime.join("\n")).toContain("LWC_CODEX_COMMAND=/opt/codex/node_modules/.bin/codex");
+  });
+
+  it("runs as the unprivileged node user, with bubblewrap and tini, tini as PID 1 signalling the whole group", () => {
+    const apt = runtime.find((line) => line.includes("apt-get install"));
+    expect(apt).toMatch(/\bbubblewrap\b/);
+    expect(apt).toMatch(/\btini\b/);
+    expect(runtime).toContain("USER node");
+    expect(runtime.indexOf("USER node")).toBeGreaterThan(runtime.findIndex((line) => line.startsWith("COPY --from=build /app/.next")));
+    expect(runtime).toContain('ENTRYPOINT ["/usr/bin/tini", "-g", "--"]');
+    // next start itself as tini's child: no npm or shell in between to swallow a signal.
+    expect(runtime.at(-1)).toBe('CMD ["node", "node_modules/next/dist/bin/next", "start", "-H", "0.0.0.0", "-p", "3000"]');
+  });
+
+  it("is production, and checks /api/health (under the base path when there is one)", () => {
+    expect(runtime.join("\n")).toMatch(/ENV NODE_ENV=production/);
+    expect(runtime.find((line) => line.startsWith("HEALTHCHECK"))).toContain("(process.env.LWC_BASE_PATH || '') + '/api/health'");
+  });
+});
+
+describe(".dockerignore", () => {
+  it("keeps local env files, installed and built output and git out of the build context", () => {
+    for (const entry of ["node_modules", ".next", ".next-*", ".git", ".env", ".env.*", "!.env.example", ".ci/node"]) {
+      expect(dockerignore, entry).toContain(entry);
+    }
+  });
+});
