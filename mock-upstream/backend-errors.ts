@@ -34,6 +34,14 @@ export function sendCloudflareChallenge(call: RouteCall): void {
   });
 }
 
+/** The edge's own outage page (a 503 before any authentication), as an origin that is down looks from outside. */
+export function sendEdgeUnavailable(call: RouteCall): void {
+  const html =
+    "<html><head><title>503 Service Temporarily Unavailable</title></head><body><center><h1>503 Service Temporarily Unavailable</h1></center>" +
+    "<hr><center>cloudflare</center></body></html>";
+  sendText(call.response, 503, "text/html", html, { server: "cloudflare", "cf-ray": rayId() });
+}
+
 export function sendServerError(call: RouteCall): void {
   sendJson(call.response, 500, {
     error: {

@@ -55,6 +55,16 @@ describe("backend faults", () => {
     expect((await respond()).status).toBe(200);
   });
 
+  it("edge_unavailable: 503 HTML from the edge on /models, before authentication (no token needed), once", async () => {
+    mock.addFault({ fault: "edge_unavailable" });
+    const reply = await fetch(`${mock.codexBaseUrl}/models?client_version=0.169.0`);
+    expect(reply.status).toBe(503);
+    expect(reply.headers.get("content-type")).toContain("text/html");
+    expect(reply.headers.get("server")).toBe("cloudflare");
+    expect(await reply.text()).toContain("503 Service Temporarily Unavailable");
+    expect((await fetch(`${mock.codexBaseUrl}/models?client_version=0.169.0`)).status).toBe(401);
+  });
+
   it("fast_tier_rejected: only fires (and is only used up) when the body has a service_tier", async () => {
     mock.addFault({ fault: "fast_tier_rejected" });
     expect((await respond()).status).toBe(200);

@@ -31,6 +31,7 @@ const FAULT_SITES: Record<MockFault, readonly FaultSite[]> = {
   input_echoed: ["responses"],
   realtime_session_refused: ["realtime"],
   realtime_model_refused: ["realtime"],
+  edge_unavailable: ["models"],
 };
 
 export function faultAppliesTo(fault: MockFault, site: FaultSite): boolean {

@@ -1,13 +1,15 @@
 import { authenticateBackendCall, claimedAccountId, sendUnauthorized } from "./backend-auth";
-import { sendCloudflareChallenge, sendServerError } from "./backend-errors";
+import { sendCloudflareChallenge, sendEdgeUnavailable, sendServerError } from "./backend-errors";
 import type { RouteHandler } from "./context";
 import { sendJson } from "./http-util";
-import { isVersionAtLeast, modelsForPlan } from "./models";
+import { isVersionAtLeast } from "@/lib/upstream/version";
+import { modelsForPlan } from "./models";
 
 /** GET /backend-api/codex/models?client_version=x.y.z */
 export const handleModels: RouteHandler = (context, call) => {
   const claimed = claimedAccountId(context, call);
   if (context.faults.take("cloudflare_challenge", claimed)) return sendCloudflareChallenge(call);
+  if (context.faults.take("edge_unavailable", claimed)) return sendEdgeUnavailable(call);
   const caller = authenticateBackendCall(context, call);
   if (!caller) return;
   if (context.faults.take("backend_unauthorized", caller.accountId)) {

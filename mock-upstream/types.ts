@@ -99,6 +99,7 @@ export const MOCK_FAULTS = [
   "input_echoed",
   "realtime_session_refused",
   "realtime_model_refused",
+  "edge_unavailable",
 ] as const;
 
 export type MockFault = (typeof MOCK_FAULTS)[number];
