@@ -173,17 +173,3 @@ export function modelsForPlan(plan: string): ModelInfo[] {
 export function findModelForPlan(slug: string, plan: string): ModelInfo | undefined {
   return modelsForPlan(plan).find((model) => model.slug === slug);
 }
-
-/** Compare dotted versions numerically; NaN-free: a malformed version counts as older than everything. */
-export function isVersionAtLeast(version: string | null | undefined, minimum: string): boolean {
-  const parse = (v: string) => (/^\d+(\.\d+)*$/.test(v) ? v.split(".").map(Number) : null);
-  const given = version ? parse(version.trim()) : null;
-  const floor = parse(minimum) ?? [0];
-  if (!given) return false;
-  for (let i = 0; i < Math.max(given.length, floor.length); i++) {
-    const a = given[i] ?? 0;
-    const b = floor[i] ?? 0;
-    if (a !== b) return a > b;
-  }
-  return true;
-}

@@ -2,7 +2,8 @@ import type { ModelInfo } from "@/lib/upstream/types";
 import type { ParsedBody } from "./http-util";
 import { validateImageInputs } from "./images-in";
 import { isRecord } from "./http-util";
-import { findModelForPlan, isVersionAtLeast } from "./models";
+import { isVersionAtLeast } from "@/lib/upstream/version";
+import { findModelForPlan } from "./models";
 
 /** Body fields the backend refuses outright (token caps and sampling knobs, server-side state). */
 export const UNSUPPORTED_PARAMETERS = [

@@ -1,4 +1,5 @@
 import { describeUpstreamFailure, isCloudflareChallenge, pickUsageHeaders } from "@/lib/upstream/backend";
+import { classifyModelRefusal, type ModelRefusal } from "@/lib/upstream/model-refusal";
 import { jsonResponse } from "./json";
 import { identifierOrUndefined, LOG_PREFIX, type Logger } from "./logger";
 import { bodyForLog } from "./upstream-log";
@@ -52,11 +53,20 @@ export function describeUpstreamFailureForLog(status: number, bodyText: string, 
   return parts.join(" ") + bodyForLog(bodyText, inputs);
 }
 
+/** Our words for the backend's refusal of a model: what happened, and who can do what about it. */
+function refusalMessage(refusal: ModelRefusal): string {
+  return refusal.code === "client_version_outdated"
+    ? `The model "${refusal.model}" needs a newer client version than this server sends. ` +
+        "The server's operator can raise LWC_CLIENT_VERSION to the model's minimal_client_version (GET /models names it) and restart."
+    : `The model "${refusal.model}" is not available with a ChatGPT account any more. Pick another model.`;
+}
+
 /**
  * A failed upstream /responses reply (non-2xx; a 3xx redirect is never followed): one log line
  * (fixed prefix, status, code, type and body snippet) and the contract's `{error:
- * "responses_request_failed", status, detail}` with the upstream status (502 for a redirect).
- * `inputs` are the request's own texts, replaced by `[input]` in both.
+ * "responses_request_failed", status, detail}` with the upstream status (502 for a redirect). The
+ * backend's refusal of the model itself becomes `client_version_outdated` or `model_not_supported`
+ * (400, with `model` and `message`). `inputs` are the request's own texts, replaced by `[input]`.
  */
 export function upstreamFailureResponse(logger: Logger, upstream: Response, bodyText: string, inputs: readonly string[]): Response {
   logger.error(`${LOG_PREFIX} upstream /responses failed: ${describeUpstreamFailureForLog(upstream.status, bodyText, inputs)}`);
@@ -65,11 +75,13 @@ export function upstreamFailureResponse(logger: Logger, upstream: Response, body
     return jsonResponse({ error: "responses_request_failed", status: 502, detail }, { status: 502 });
   }
   const { status } = upstream;
-  const body: Record<string, unknown> = {
-    error: "responses_request_failed",
-    status,
-    detail: describeUpstreamFailure(status, bodyText, inputs),
-  };
+  const detail = describeUpstreamFailure(status, bodyText, inputs);
+  const refusal = classifyModelRefusal(status, bodyText);
+  if (refusal) {
+    const body = { error: refusal.code, status, model: refusal.model, message: refusalMessage(refusal), detail };
+    return jsonResponse(body, { status, headers: pickUsageHeaders(upstream.headers) });
+  }
+  const body: Record<string, unknown> = { error: "responses_request_failed", status, detail };
   if (status === 429) {
     const usageLimit = parseUsageLimit(bodyText);
     if (usageLimit) body.usageLimit = usageLimit;

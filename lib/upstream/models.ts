@@ -3,6 +3,7 @@ import { backendHeaders, describeUpstreamFailure } from "./backend";
 import { ProviderAuthError } from "./errors";
 import { fetchUpstreamText, parseJsonOrUndefined, type UpstreamCallOptions } from "./http";
 import type { BackendAuth, ModelInfo, UpstreamConfig } from "./types";
+import { isVersionAtLeast } from "./version";
 
 const modelsReplySchema = z.object({
   models: z.array(
@@ -68,16 +69,49 @@ export interface ModelDetails {
   serviceTiers: string[];
   /** `text`, `image`, …; `["text"]` when the catalogue does not say. */
   inputModalities: string[];
+  /**
+   * Set when this server cannot use the model although the account has it: its
+   * `minimal_client_version` is above the client version we send (the backend would refuse it).
+   */
+  unavailable?: ModelUnavailable;
 }
 
-export function toModelDetails(model: ModelInfo): ModelDetails {
+export interface ModelUnavailable {
+  reason: "client_version_outdated";
+  /** The client version the model needs. */
+  minimalClientVersion: string;
+  /** A sentence for the person and the operator. */
+  message: string;
+}
+
+/**
+ * Efforts the catalogue lists that a direct /responses call may not send: the backend refuses
+ * `ultra` there (Codex itself sends it as `max`, with sub-agents). Never offered to our callers.
+ */
+export const CODEX_ONLY_EFFORTS: readonly string[] = ["ultra"];
+
+/** What a chat UI needs about one catalogue entry, judged against the client version this server sends. */
+export function toModelDetails(model: ModelInfo, clientVersion: string): ModelDetails {
   const strings = (values: unknown[] | undefined) => (values ?? []).filter((value): value is string => typeof value === "string");
-  return {
+  const details: ModelDetails = {
     slug: model.slug,
     displayName: model.display_name || model.slug,
-    reasoningEfforts: strings(model.supported_reasoning_levels?.map((level) => level?.effort)),
+    reasoningEfforts: strings(model.supported_reasoning_levels?.map((level) => level?.effort)).filter(
+      (effort) => !CODEX_ONLY_EFFORTS.includes(effort),
+    ),
     defaultReasoningEffort: typeof model.default_reasoning_level === "string" ? model.default_reasoning_level : undefined,
     serviceTiers: strings(model.service_tiers?.map((tier) => tier?.id)),
     inputModalities: Array.isArray(model.input_modalities) ? strings(model.input_modalities) : ["text"],
   };
+  const minimum = model.minimal_client_version;
+  if (typeof minimum === "string" && !isVersionAtLeast(clientVersion, minimum)) {
+    details.unavailable = {
+      reason: "client_version_outdated",
+      minimalClientVersion: minimum,
+      message:
+        `${details.displayName} needs client version ${minimum}; this server sends ${clientVersion}. ` +
+        "The operator can raise LWC_CLIENT_VERSION.",
+    };
+  }
+  return details;
 }

@@ -29,7 +29,8 @@ describe("GET /models", () => {
     const reply = await client.get("/models");
     expect(reply.status).toBe(200);
     const body = reply.json<{ models: string[]; modelDetails: unknown[] }>();
-    expect(body.models).toEqual(["gpt-5.5", "gpt-5.5-codex", "gpt-5.5-mini"]);
+    // 0.170.1 reaches every model of the mock, the one gated one minor above the pinned version too.
+    expect(body.models).toEqual(["gpt-6.2-sol", "gpt-6.1-sol", "gpt-6-astra", "gpt-6-sol", "gpt-6-luna", "gpt-5.5", "gpt-5.4-mini"]);
     const last = modelCalls().at(-1)!;
     expect(last.query.client_version).toBe("0.170.1");
     expect(last.headers["chatgpt-account-id"]).toBe("acct_demo");
@@ -38,7 +39,7 @@ describe("GET /models", () => {
   it("lists what a free plan may use", async () => {
     const client = h.client();
     await signIn(h, client, { accountId: "acct_free", plan: "free", email: "free@example.com" });
-    expect((await client.get("/models")).json<{ models: string[] }>().models).toEqual(["gpt-5.5-mini"]);
+    expect((await client.get("/models")).json<{ models: string[] }>().models).toEqual(["gpt-5.4-mini"]);
   });
 
   it("describes each listed model beside the slugs (modelDetails extension)", async () => {
@@ -46,15 +47,19 @@ describe("GET /models", () => {
     await signIn(h, client);
     const body = (await client.get("/models")).json<{ models: string[]; modelDetails: { slug: string }[] }>();
     expect(body.modelDetails.map((model) => model.slug)).toEqual(body.models);
-    expect(body.modelDetails[0]).toEqual({
-      slug: "gpt-5.5",
-      displayName: "GPT-5.5",
-      reasoningEfforts: ["none", "low", "medium", "high", "xhigh"],
-      defaultReasoningEffort: "medium",
-      serviceTiers: ["priority", "flex"],
+    expect(body.modelDetails[1]).toEqual({
+      slug: "gpt-6.1-sol",
+      displayName: "GPT-6.1 Sol",
+      reasoningEfforts: ["low", "medium", "high", "xhigh", "max"],
+      defaultReasoningEffort: "low",
+      serviceTiers: ["priority"],
       inputModalities: ["text", "image"],
     });
-    expect(body.modelDetails.find((model) => model.slug === "gpt-5.5-mini")).toMatchObject({ serviceTiers: [], reasoningEfforts: ["low", "medium", "high"] });
+    expect(body.modelDetails.find((model) => model.slug === "gpt-5.4-mini")).toMatchObject({
+      serviceTiers: [],
+      reasoningEfforts: ["none", "minimal", "low", "medium", "high"],
+      inputModalities: ["text"],
+    });
   });
 
   it("maps an upstream 5xx to its status with models_request_failed", async () => {
@@ -84,7 +89,7 @@ describe("GET /models", () => {
     const refreshes = h.mock.requests({ path: "/oauth/token" }).length;
     const reply = await client.get("/models");
     expect(reply.status).toBe(200);
-    expect(reply.json<{ models: string[] }>().models).toContain("gpt-5.5");
+    expect(reply.json<{ models: string[] }>().models).toContain("gpt-6.1-sol");
     expect(h.mock.requests({ path: "/oauth/token" }).length).toBe(refreshes + 1);
   });
 

@@ -202,7 +202,7 @@ describe("POST /responses: checks in contract order", () => {
   });
 
   it("rejects a model the account does not list with 403 model_not_allowed", async () => {
-    for (const model of ["gpt-5.5-codex-internal", "codex-auto-review", "gpt-9"]) {
+    for (const model of ["codex-auto-review", "gpt-9"]) {
       const reply = await client.post("/responses", responsesBody("hi", { model }));
       expect(reply.status).toBe(403);
       expect(reply.json()).toEqual({ error: "model_not_allowed", model });
@@ -210,27 +210,27 @@ describe("POST /responses: checks in contract order", () => {
     const freeClient = h.client();
     await signIn(h, freeClient, { accountId: "acct_free_only", plan: "free" });
     expect((await freeClient.post("/responses", responsesBody("hi", { model: "gpt-5.5" }))).status).toBe(403);
-    expect((await freeClient.post("/responses", responsesBody("hi", { model: "gpt-5.5-mini" }))).status).toBe(200);
+    expect((await freeClient.post("/responses", responsesBody("hi", { model: "gpt-5.4-mini" }))).status).toBe(200);
   });
 
   it("uses the configured allowedModels list instead of the account's list", async () => {
     const restricted = await startHarness({
       evidence,
       sharedMock: mock,
-      handler: { responsesProxy: { allowedModels: ["gpt-5.5-mini", "gpt-unknown"] } },
+      handler: { responsesProxy: { allowedModels: ["gpt-5.4-mini", "gpt-unknown"] } },
     });
     try {
       const user = await freshClient("acct_restricted", restricted);
       const modelCalls = mock.requests({ path: "/backend-api/codex/models" }).length;
       expect((await user.post("/responses", responsesBody("hi", { model: "gpt-5.5" }))).status).toBe(403);
-      expect((await user.post("/responses", responsesBody("hi", { model: "gpt-5.5-mini" }))).status).toBe(200);
+      expect((await user.post("/responses", responsesBody("hi", { model: "gpt-5.4-mini" }))).status).toBe(200);
       expect(mock.requests({ path: "/backend-api/codex/models" }).length).toBe(modelCalls);
-      // Allowed here but unknown upstream: the backend's 400 is passed on as responses_request_failed.
+      // Allowed here but unknown upstream: the backend's "not supported" 400 is named model_not_supported.
       const unknown = await user.post("/responses", responsesBody("hi", { model: "gpt-unknown" }), {
         "x-login-with-provider-service-tier": "fast",
       });
       expect(unknown.status).toBe(400);
-      expect(unknown.json()).toMatchObject({ error: "responses_request_failed", status: 400, detail: expect.any(String) });
+      expect(unknown.json()).toMatchObject({ error: "model_not_supported", status: 400, model: "gpt-unknown", detail: expect.any(String) });
     } finally {
       await restricted.close();
     }

@@ -14,8 +14,9 @@ function modelsError(status: number, error: string, message: string): Response {
 }
 
 /**
- * GET /models: the account's listed model slugs, plus `modelDetails` (an extension beside the
- * contract's field): name, reasoning efforts, service tiers and input modalities per slug. Served
+ * GET /models: the account's listed model slugs it can use, plus `modelDetails` (an extension beside
+ * the contract's field): name, reasoning efforts, service tiers and input modalities per listed model,
+ * and `unavailable` for one gated above the client version this server sends. Served
  * from the per-account cache (one upstream call per account and cache period), under a per-session
  * limit of its own (as many as /responses allows).
  */
@@ -39,7 +40,10 @@ export function createModelsRoute(ctx: ServerContext, manager: SessionManager, c
       const models = await cache.get(session.record.account.accountId, () =>
         fetchAccountModels(ctx, manager, session, fresh),
       );
-      return jsonResponse({ models: models.map((model) => model.slug), modelDetails: models.map(toModelDetails) });
+      const details = models.map((model) => toModelDetails(model, ctx.options.upstream.clientVersion));
+      // `models` holds what can be used; a model gated above our client version is only described.
+      const usable = details.filter((model) => !model.unavailable).map((model) => model.slug);
+      return jsonResponse({ models: usable, modelDetails: details });
     } catch (error) {
       if (isRefreshTokenInvalid(error)) return modelsError(401, "not_authenticated", NOT_AUTHENTICATED_MESSAGE);
       if (!isProviderAuthError(error)) throw error;
