@@ -4,10 +4,12 @@ import { GaugeIcon } from "./icons";
 
 const LABELS: Record<ReasoningEffort, string> = {
   none: "None",
+  minimal: "Minimal",
   low: "Low",
   medium: "Medium",
   high: "High",
   xhigh: "Extra high",
+  max: "Max",
 };
 
 interface ReasoningEffortSelectProps {

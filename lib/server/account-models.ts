@@ -91,6 +91,16 @@ export function createAccountModelsCache<T = ModelInfo[]>(now: () => number) {
 
 export type AccountModelsCache = ReturnType<typeof createAccountModelsCache<ModelInfo[]>>;
 
+/** The account's listed models (full catalogue entries) through the cache. */
+export function cachedAccountModels(
+  ctx: ServerContext,
+  manager: SessionManager,
+  cache: AccountModelsCache,
+  session: LoadedSession<AuthenticatedRecord>,
+): Promise<ModelInfo[]> {
+  return cache.get(session.record.account.accountId, () => fetchAccountModels(ctx, manager, session));
+}
+
 /** The account's model slugs through the cache: what /responses and the realtime routes allow. */
 export async function cachedAccountModelSlugs(
   ctx: ServerContext,
@@ -98,6 +108,5 @@ export async function cachedAccountModelSlugs(
   cache: AccountModelsCache,
   session: LoadedSession<AuthenticatedRecord>,
 ): Promise<string[]> {
-  const models = await cache.get(session.record.account.accountId, () => fetchAccountModels(ctx, manager, session));
-  return models.map((model) => model.slug);
+  return (await cachedAccountModels(ctx, manager, cache, session)).map((model) => model.slug);
 }

@@ -75,6 +75,9 @@ export interface ModelInfo {
 export const SERVICE_TIERS = ["auto", "default", "flex", "priority", "fast"] as const;
 export type ServiceTier = (typeof SERVICE_TIERS)[number];
 
-/** Values of the `x-login-with-provider-reasoning-effort` request header. */
-export const REASONING_EFFORTS = ["none", "low", "medium", "high", "xhigh"] as const;
+/**
+ * Values of the `x-login-with-provider-reasoning-effort` request header. Not `ultra`: the backend
+ * refuses it on direct calls (Codex sends it as `max`).
+ */
+export const REASONING_EFFORTS = ["none", "minimal", "low", "medium", "high", "xhigh", "max"] as const;
 export type ReasoningEffort = (typeof REASONING_EFFORTS)[number];

@@ -88,6 +88,49 @@ describe("POST /responses for a retired model", () => {
   });
 });
 
+describe("POST /responses: reasoning efforts of today's models", () => {
+  const EFFORT = "x-login-with-provider-reasoning-effort";
+  const sentEffort = () => (h.mock.requests({ path: "/backend-api/codex/responses" }).at(-1)!.body as { reasoning?: { effort?: string } }).reasoning?.effort;
+
+  it("maps minimal to the model's lowest level when the model refuses minimal, and keeps it where it is listed", async () => {
+    const user = await signedIn(h, "acct_minimal");
+    const mapped = await user.post("/responses", responsesBody("hello", { model: "gpt-6.1-sol" }), { [EFFORT]: "minimal" });
+    expect(mapped.status).toBe(200);
+    expect(sentEffort()).toBe("low");
+    const kept = await user.post("/responses", responsesBody("hello", { model: "gpt-5.4-mini" }), { [EFFORT]: "minimal" });
+    expect(kept.status).toBe(200);
+    expect(sentEffort()).toBe("minimal");
+    // In the body (the AI SDK's providerOptions) too.
+    const inBody = await user.post("/responses", responsesBody("hello", { model: "gpt-6-luna", reasoning: { effort: "minimal" } }));
+    expect(inBody.status).toBe(200);
+    expect(sentEffort()).toBe("low");
+  });
+
+  it("maps minimal with LWC_ALLOWED_MODELS set too (the account's catalogue says what the model takes)", async () => {
+    const listed = await startHarness({ evidence, sharedMock: h.mock, handler: { responsesProxy: { allowedModels: ["gpt-6-sol"], rateLimit: false } } });
+    try {
+      const user = await signedIn(listed, "acct_minimal_listed");
+      const reply = await user.post("/responses", responsesBody("hello", { model: "gpt-6-sol" }), { [EFFORT]: "minimal" });
+      expect(reply.status).toBe(200);
+      expect(sentEffort()).toBe("low");
+    } finally {
+      await listed.close();
+    }
+  });
+
+  it("takes max, and refuses ultra (Codex only) as an invalid effort before calling upstream", async () => {
+    const user = await signedIn(h, "acct_max");
+    const max = await user.post("/responses", responsesBody("hello", { model: "gpt-6.1-sol" }), { [EFFORT]: "max" });
+    expect(max.status).toBe(200);
+    expect(sentEffort()).toBe("max");
+    const calls = h.mock.requests({ path: "/backend-api/codex/responses" }).length;
+    const ultra = await user.post("/responses", responsesBody("hello", { model: "gpt-6.1-sol" }), { [EFFORT]: "ultra" });
+    expect(ultra.status).toBe(400);
+    expect(ultra.json()).toEqual({ error: "invalid_reasoning_effort", reasoningEffort: "ultra" });
+    expect(h.mock.requests({ path: "/backend-api/codex/responses" }).length).toBe(calls);
+  });
+});
+
 describe("GET /models", () => {
   it("marks a model gated above our client version unavailable, with the reason, and leaves it out of `models`", async () => {
     const user = await signedIn(h, "acct_listing");

@@ -152,9 +152,9 @@ describe("POST /responses: checks in contract order", () => {
     const tier = await client.post("/responses", responsesBody(), { "x-login-with-provider-service-tier": "turbo" });
     expect(tier.status).toBe(400);
     expect(tier.json()).toEqual({ error: "invalid_service_tier", serviceTier: "turbo" });
-    const effort = await client.post("/responses", responsesBody(), { "x-login-with-provider-reasoning-effort": "max" });
+    const effort = await client.post("/responses", responsesBody(), { "x-login-with-provider-reasoning-effort": "ultra" });
     expect(effort.status).toBe(400);
-    expect(effort.json()).toEqual({ error: "invalid_reasoning_effort", reasoningEffort: "max" });
+    expect(effort.json()).toEqual({ error: "invalid_reasoning_effort", reasoningEffort: "ultra" });
   });
 
   it("checks headers before the body size", async () => {

@@ -7,9 +7,10 @@ import {
   postResponses,
   withoutServiceTier,
 } from "@/lib/upstream/responses";
-import { cachedAccountModelSlugs, type AccountModelsCache } from "../account-models";
+import { cachedAccountModels, cachedAccountModelSlugs, type AccountModelsCache } from "../account-models";
 import { assembleResponse, type AssembledResponse } from "../assemble-response";
 import type { ServerContext } from "../context";
+import { withEffortForModel } from "../effort-for-model";
 import { errorResponse, NO_STORE } from "../json";
 import { responsesInputTexts } from "../input-texts";
 import { LOG_PREFIX, type Logger } from "../logger";
@@ -108,12 +109,13 @@ export function createResponsesRoute(
       return preflightFailure(error);
     }
 
-    const normalized = normalizeResponsesBody(body.body, {
+    const asked = normalizeResponsesBody(body.body, {
       ...(headers.serviceTier ? { serviceTier: headers.serviceTier } : {}),
       ...(headers.reasoningEffort ? { reasoningEffort: headers.reasoningEffort } : {}),
       ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
       instructionsMode: options.instructionsMode,
     });
+    const normalized = await withEffortForModel(asked, () => cachedAccountModels(ctx, manager, cache, session));
     const post = (tokens: AuthenticatedRecord, payload: Record<string, unknown>) =>
       postResponses(
         options.upstream,
