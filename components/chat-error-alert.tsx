@@ -28,6 +28,8 @@ const TITLES: Record<string, string> = {
   rate_limited: "Slow down a little",
   usage_limit: "Usage limit reached",
   model_not_allowed: "Model not available",
+  client_version_outdated: "Model not available yet",
+  model_not_supported: "Model no longer offered",
   network_error: "Connection problem",
   responses_request_failed: "The model service failed",
   stream_failed: "Answer interrupted",

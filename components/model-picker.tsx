@@ -11,9 +11,15 @@ interface ModelPickerProps {
   disabled?: boolean;
 }
 
+function optionLabel(model: ModelDetails): string {
+  if (model.unavailable) return `${model.displayName} · unavailable: needs a newer client version`;
+  return acceptsImages(model) ? model.displayName : `${model.displayName} · text only`;
+}
+
 /**
- * The models the account may use (from GET /models), by name; the first one is chosen until the
- * person picks. A model whose catalog entry takes no images is marked "text only".
+ * The account's models (from GET /models), by name; the first usable one is chosen until the person
+ * picks. A model whose catalog entry takes no images is marked "text only". A model the server
+ * cannot use yet (gated above its client version) is listed but cannot be chosen, and says why.
  */
 export function ModelPicker({ models, value, onChange, loading, disabled }: ModelPickerProps) {
   return (
@@ -30,8 +36,14 @@ export function ModelPicker({ models, value, onChange, loading, disabled }: Mode
       {loading && models.length === 0 && <option value="">Loading models…</option>}
       {!loading && models.length === 0 && <option value="">No models</option>}
       {models.map((model) => (
-        <option key={model.slug} value={model.slug} data-accepts-images={acceptsImages(model) ? "true" : "false"}>
-          {acceptsImages(model) ? model.displayName : `${model.displayName} · text only`}
+        <option
+          key={model.slug}
+          value={model.slug}
+          data-accepts-images={acceptsImages(model) ? "true" : "false"}
+          disabled={Boolean(model.unavailable)}
+          title={model.unavailable?.message}
+        >
+          {optionLabel(model)}
         </option>
       ))}
     </CompactSelect>

@@ -8,7 +8,7 @@ import {
   type ReasoningEffort,
 } from "@/lib/client/chat-request-options";
 import { readStored, writeStored } from "@/lib/client/local-preferences";
-import { acceptsImages, clampEffort, effortsFor, offersFast } from "@/lib/client/model-capabilities";
+import { acceptsImages, clampEffort, effortsFor, firstUsableModel, offersFast } from "@/lib/client/model-capabilities";
 import type { ModelDetails } from "@/lib/client/provider-proxy";
 
 const STORAGE_KEYS = {
@@ -18,7 +18,7 @@ const STORAGE_KEYS = {
 } as const;
 
 export interface ChatSettings {
-  /** The chosen model, or "" while the list is loading or empty. */
+  /** The chosen model, or "" while the list is loading or has no usable model. */
   model: string;
   /** The effort that will be sent: the preferred one, clamped to what the chosen model accepts. */
   reasoningEffort: ReasoningEffort;
@@ -38,7 +38,8 @@ export interface ChatSettings {
 
 /**
  * The model, reasoning effort and Fast choices, remembered in localStorage. The model falls back to the
- * first listed one when the remembered choice is not (or no longer) in the account's list. Switching
+ * first usable one when the remembered choice is not (or no longer) in the account's list, or is one
+ * the server marks unavailable (gated above its client version). Switching
  * models clamps what is sent to what the new model accepts; the preference itself is kept, so
  * switching back restores it.
  * Only rendered in the browser (the signed-in screen never renders on the server), so storage is readable.
@@ -51,7 +52,7 @@ export function useChatSettings(models: ModelDetails[]): ChatSettings {
   });
   const [fast, setFastState] = useState<boolean>(() => readStored(STORAGE_KEYS.fast) === "true");
 
-  const details = models.find((candidate) => candidate.slug === preferredModel) ?? models[0];
+  const details = firstUsableModel(models, preferredModel);
   const model = details?.slug ?? "";
   const effort = clampEffort(reasoningEffort, details);
   const fastAvailable = offersFast(details);

@@ -43,6 +43,25 @@ describe("describeChatError", () => {
     );
   });
 
+  it("says in one sentence, with the model's name, that a model is out of reach", () => {
+    const outdated = describeChatError(
+      apiError(400, { error: "client_version_outdated", status: 400, model: "gpt-6.2-sol", message: "operator text", detail: "backend text" }),
+    );
+    expect(outdated).toEqual({
+      code: "client_version_outdated",
+      status: 400,
+      model: "gpt-6.2-sol",
+      message: "“gpt-6.2-sol” needs a newer client version than this server uses. Pick another model; the server's operator can raise LWC_CLIENT_VERSION.",
+    });
+    const retired = describeChatError(apiError(400, { error: "model_not_supported", status: 400, model: "gpt-5.4", detail: "backend text" }));
+    expect(retired).toEqual({
+      code: "model_not_supported",
+      status: 400,
+      model: "gpt-5.4",
+      message: "“gpt-5.4” is no longer offered for ChatGPT accounts. Pick another model.",
+    });
+  });
+
   it("names a model that does not take images, with no address and the model it named", () => {
     const refused = describeChatError(
       apiError(400, { error: "responses_request_failed", status: 400, detail: "Upstream answered 400: The 'gpt-text' model does not support image inputs." }),

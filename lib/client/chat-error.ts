@@ -79,6 +79,16 @@ function describeServiceError(status: number | undefined, body: Record<string, u
         message: `${model ? `The model “${model}”` : "This model"} isn't available in this app. Pick another model.`,
       };
     }
+    case "client_version_outdated":
+    case "model_not_supported": {
+      const model = typeof body?.model === "string" ? body.model : undefined;
+      const named = model ? `“${model}”` : "This model";
+      const message =
+        code === "client_version_outdated"
+          ? `${named} needs a newer client version than this server uses. Pick another model; the server's operator can raise LWC_CLIENT_VERSION.`
+          : `${named} is no longer offered for ChatGPT accounts. Pick another model.`;
+      return { code, status, model, message };
+    }
     case "invalid_service_tier":
       return { code, status, message: "The Fast setting was not accepted. Turn Fast off and try again." };
     case "invalid_reasoning_effort":

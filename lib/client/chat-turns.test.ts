@@ -50,6 +50,9 @@ describe("failed turns", () => {
     expect(canRetry({ code: "not_authenticated", message: "" })).toBe(false);
     // The same request would be refused the same way.
     expect(canRetry({ code: "images_not_supported", message: "" })).toBe(false);
+    // A model out of reach stays out of reach until the person picks another one.
+    expect(canRetry({ code: "client_version_outdated", message: "" })).toBe(false);
+    expect(canRetry({ code: "model_not_supported", message: "" })).toBe(false);
   });
 
   it("finds the last completed exchange before a failed turn", () => {

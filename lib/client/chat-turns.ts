@@ -131,12 +131,21 @@ export function isLastTurn(messages: readonly UIMessage[], userMessageId: string
 
 /**
  * Whether sending the same turn again can work. A usage limit waits for its reset, a conversation
- * over the size limit stays over it, a model that refused images refuses them again, and a
- * signed-out session or a refused origin needs something else first; everything else (network,
- * 5xx, a cut stream, a wait of seconds) may succeed.
+ * over the size limit stays over it, a model that refused images refuses them again, a model out of
+ * reach (above the server's client version, or retired) stays so, and a signed-out session or a
+ * refused origin needs something else first; everything else (network, 5xx, a cut stream, a wait
+ * of seconds) may succeed.
  */
 export function canRetry(failure: ChatErrorInfo): boolean {
-  return !["usage_limit", "responses_request_too_large", "images_not_supported", "not_authenticated", "origin_not_allowed"].includes(failure.code);
+  return ![
+    "usage_limit",
+    "responses_request_too_large",
+    "images_not_supported",
+    "client_version_outdated",
+    "model_not_supported",
+    "not_authenticated",
+    "origin_not_allowed",
+  ].includes(failure.code);
 }
 
 /** The last completed exchange (user message and its answer) before a failed turn, to carry into a new chat. */

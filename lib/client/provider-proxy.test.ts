@@ -80,9 +80,17 @@ describe("browser client against the real handler", () => {
     expect(error).toMatchObject({ status: 401, code: "not_authenticated", isSignedOut: true });
   });
 
-  it("listModels returns the account's slugs once signed in", async () => {
+  it("listModels returns the account's usable slugs once signed in", async () => {
     const { provider } = await signedInProxy();
-    expect(await provider.listModels()).toEqual(["gpt-5.5", "gpt-5.5-codex", "gpt-5.5-mini"]);
+    expect(await provider.listModels()).toEqual(["gpt-6.1-sol", "gpt-6-astra", "gpt-6-sol", "gpt-6-luna", "gpt-5.5", "gpt-5.4-mini"]);
+  });
+
+  it("listModelDetails keeps a model gated above our client version, marked unavailable with the reason", async () => {
+    const { provider } = await signedInProxy();
+    const details = await provider.listModelDetails();
+    expect(details.map((model) => model.slug)).toEqual(["gpt-6.2-sol", "gpt-6.1-sol", "gpt-6-astra", "gpt-6-sol", "gpt-6-luna", "gpt-5.5", "gpt-5.4-mini"]);
+    expect(details[0]!.unavailable).toMatchObject({ reason: "client_version_outdated", message: expect.stringContaining("LWC_CLIENT_VERSION") });
+    expect(details.slice(1).every((model) => model.unavailable === undefined)).toBe(true);
   });
 
   it("streams a reply through /responses, drops the dummy Authorization header and records usage headers", async () => {
@@ -102,7 +110,7 @@ describe("browser client against the real handler", () => {
   it("the chat transport sends model, effort and earlier turns, and streams reasoning and text chunks", async () => {
     const { provider } = await signedInProxy();
     const transport = new ProxyChatTransport({ provider });
-    const options = chatRequestOptions({ model: "gpt-5.5-codex", reasoningEffort: "high", fast: false });
+    const options = chatRequestOptions({ model: "gpt-6-astra", reasoningEffort: "high", fast: false });
     const messages: UIMessage[] = [
       userMessage("first question"),
       { id: "a1", role: "assistant", parts: [{ type: "text", text: "first answer" }] },
@@ -115,7 +123,7 @@ describe("browser client against the real handler", () => {
     expect(chunks.some((chunk) => chunk.type === "reasoning-delta")).toBe(true);
 
     const upstream = harness.mock.requests({ path: "/backend-api/codex/responses" }).at(-1)!;
-    expect(upstream.body).toMatchObject({ model: "gpt-5.5-codex", store: false, reasoning: { effort: "high" } });
+    expect(upstream.body).toMatchObject({ model: "gpt-6-astra", store: false, reasoning: { effort: "high" } });
   });
 
   it("Fast on a model without the fast tier comes back with the fallback header recorded", async () => {
@@ -128,14 +136,14 @@ describe("browser client against the real handler", () => {
         messageId: undefined,
         messages: [userMessage("quick one")],
         abortSignal: undefined,
-        ...chatRequestOptions({ model: "gpt-5.5-mini", reasoningEffort: "low", fast: true }),
+        ...chatRequestOptions({ model: "gpt-5.4-mini", reasoningEffort: "low", fast: true }),
       }),
     );
     expect(textOf(chunks)).toBe('You said: "quick one".');
     expect(provider.responseMetadata.getSnapshot().serviceTierFallback).toBe("auto");
   });
 
-  it("describes model_not_allowed and the plan's usage limit from the error bodies", async () => {
+  it("describes model_not_allowed, a model above our client version and the plan's usage limit from the error bodies", async () => {
     const { provider } = await signedInProxy();
     const transport = new ProxyChatTransport({ provider });
     const send = (model: string, text: string) =>
@@ -152,6 +160,10 @@ describe("browser client against the real handler", () => {
 
     const notAllowed = errorOf(await send("gpt-5.5-codex-internal", "hi"));
     expect(notAllowed).toMatchObject({ code: "model_not_allowed", status: 403, model: "gpt-5.5-codex-internal" });
+
+    const outdated = errorOf(await send("gpt-6.2-sol", "hi"));
+    expect(outdated).toMatchObject({ code: "client_version_outdated", status: 400, model: "gpt-6.2-sol" });
+    expect(outdated.message).toMatch(/^“gpt-6\.2-sol” needs a newer client version than this server uses\./);
 
     harness.mock.addFault({ fault: "usage_limit" });
     const limited = errorOf(await send("gpt-5.5", "hi again"));

@@ -22,12 +22,13 @@ export interface ProviderProxy {
   /** The Responses-API model for a slug; requests stream through `{basePath}/responses`. */
   (modelId: string): ResponsesModel;
   responses(modelId: string): ResponsesModel;
-  /** GET `{basePath}/models`: the slugs the signed-in account may use. Throws ProviderProxyError (401 = signed out). */
+  /** GET `{basePath}/models`: the slugs the signed-in account can use. Throws ProviderProxyError (401 = signed out). */
   listModels(options?: { signal?: AbortSignal }): Promise<string[]>;
   /**
    * The same call, with what the server says about each model (the `modelDetails` extension):
-   * names, reasoning efforts, service tiers, input modalities. A server without the extension
-   * yields entries that only know their slug.
+   * names, reasoning efforts, service tiers, input modalities, and `unavailable` for a model the
+   * account has that this server cannot use yet (listed, so a picker can say why). A server without
+   * the extension yields entries that only know their slug.
    */
   listModelDetails(options?: { signal?: AbortSignal }): Promise<ModelDetails[]>;
   /** Usage and fast-tier fallback headers of the latest /responses replies. */
@@ -42,6 +43,9 @@ const modelDetailsSchema = z.object({
   defaultReasoningEffort: z.string().optional(),
   serviceTiers: z.array(z.string()),
   inputModalities: z.array(z.string()),
+  unavailable: z
+    .object({ reason: z.literal("client_version_outdated"), minimalClientVersion: z.string(), message: z.string() })
+    .optional(),
 });
 
 const modelListSchema = z.object({ models: z.array(z.string()), modelDetails: z.array(modelDetailsSchema).optional() });
@@ -100,12 +104,17 @@ export function createProviderProxy(options: ProviderProxyOptions = {}): Provide
         message: "The model list had an unexpected shape.",
       });
     }
-    const details = new Map((parsed.data.modelDetails ?? []).map((model) => [model.slug, model]));
-    return parsed.data.models.map((slug) => details.get(slug) ?? slugOnlyDetails(slug));
+    const { models, modelDetails } = parsed.data;
+    if (!modelDetails) return models.map(slugOnlyDetails);
+    // The usable models, plus the ones the server marks unavailable, in the server's order.
+    const usable = new Set(models);
+    const described = modelDetails.filter((model) => usable.has(model.slug) || model.unavailable);
+    const missing = models.filter((slug) => !described.some((model) => model.slug === slug)).map(slugOnlyDetails);
+    return [...described, ...missing];
   };
 
   const listModels = async (listOptions: { signal?: AbortSignal } = {}): Promise<string[]> =>
-    (await listModelDetails(listOptions)).map((model) => model.slug);
+    (await listModelDetails(listOptions)).filter((model) => !model.unavailable).map((model) => model.slug);
 
   const provider = ((modelId: string) => openai.responses(modelId)) as ProviderProxy;
   Object.assign(provider, {
