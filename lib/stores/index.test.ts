@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createStoreFromEnv } from "./index";
-import { startUpstashStack, uniqueKey } from "./test-helpers";
+import { startUpstashStack, uniqueKey } from "@/test-support/store-helpers";
 
 describe("createStoreFromEnv", () => {
   let stack: Awaited<ReturnType<typeof startUpstashStack>>;

@@ -2,7 +2,7 @@ import { createServer, type Server, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startUpstashBridge } from "@/test-support/upstash-bridge";
 import { createRateLimiter } from "./rate-limit";
-import { startUpstashStack, timed, uniqueKey } from "./test-helpers";
+import { startUpstashStack, timed, uniqueKey } from "@/test-support/store-helpers";
 import { StoreUnavailableError, type KeyValueStore, type RateLimiter } from "./types";
 import { createUpstashStore, DEFAULT_STORE_TIMEOUT_MS } from "./upstash-store";
 

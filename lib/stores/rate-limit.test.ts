@@ -3,7 +3,7 @@ import { untilWindowHasRoom } from "@/test-support/rate-limit-window";
 import { connectResp, type RespConnection } from "@/test-support/resp-connection";
 import { createMemoryStore } from "./memory-store";
 import { createRateLimiter } from "./rate-limit";
-import { startUpstashStack, uniqueKey, waitFor } from "./test-helpers";
+import { startUpstashStack, uniqueKey, waitFor } from "@/test-support/store-helpers";
 import type { KeyValueStore, RateLimitResult } from "./types";
 
 /**

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMemoryStore } from "./memory-store";
-import { startUpstashStack, uniqueKey, waitFor } from "./test-helpers";
+import { startUpstashStack, uniqueKey, waitFor } from "@/test-support/store-helpers";
 import type { KeyValueStore } from "./types";
 
 interface StoreUnderTest {

@@ -6,7 +6,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startRedisServer, type RedisServer } from "@/test-support/redis-server";
 import { startUpstashBridge, type UpstashBridge } from "@/test-support/upstash-bridge";
-import { timed, uniqueKey } from "./test-helpers";
+import { timed, uniqueKey } from "@/test-support/store-helpers";
 
 const b64 = (text: string) => Buffer.from(text, "utf8").toString("base64");
 const sha1 = (text: string) => createHash("sha1").update(text).digest("hex");

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectResp, type RespConnection } from "@/test-support/resp-connection";
-import { startUpstashStack, uniqueKey } from "./test-helpers";
+import { startUpstashStack, uniqueKey } from "@/test-support/store-helpers";
 import { createUpstashStore } from "./upstash-store";
 
 describe("Upstash store on Redis", () => {

@@ -5,7 +5,7 @@ import { isProviderAuthError } from "./errors";
 import { readAccountInfo } from "./jwt";
 import { fetchModels } from "./models";
 import { isServiceTierRejection, normalizeResponsesBody, postResponses, withoutServiceTier } from "./responses";
-import { closedPortUrl, configForMock, rejection, signInThroughMock, sseOutputText } from "./test-helpers";
+import { closedPortUrl, configForMock, rejection, signInThroughMock, sseOutputText } from "@/test-support/upstream-helpers";
 import type { BackendAuth, UpstreamConfig } from "./types";
 
 let mock: MockUpstream;

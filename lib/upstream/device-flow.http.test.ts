@@ -9,7 +9,7 @@ import {
   requestDeviceCode,
 } from "./device-flow";
 import { readAccountInfo, readJwtExpiry } from "./jwt";
-import { configForMock, rejection } from "./test-helpers";
+import { configForMock, rejection } from "@/test-support/upstream-helpers";
 import type { UpstreamConfig } from "./types";
 
 let mock: MockUpstream;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isProviderAuthError } from "./errors";
 import { AUTH_CLAIM, PROFILE_CLAIM, decodeJwtPayload, readAccountInfo, readJwtExpiry } from "./jwt";
-import { makeUnsignedJwt } from "./test-jwt";
+import { makeUnsignedJwt } from "@/test-support/unsigned-jwt";
 
 describe("decodeJwtPayload", () => {
   it("decodes a base64url payload, including characters that differ from base64", () => {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMockUpstream, type MockUpstream } from "@/mock-upstream/server";
 import { isRefreshTokenInvalid } from "./errors";
 import { readAccountInfo, readJwtExpiry } from "./jwt";
-import { closedPortUrl, configForMock, rejection, signInThroughMock } from "./test-helpers";
+import { closedPortUrl, configForMock, rejection, signInThroughMock } from "@/test-support/upstream-helpers";
 import { refreshTokenSet, revokeRefreshToken } from "./tokens";
 import type { UpstreamConfig } from "./types";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { makeUnsignedJwt } from "./test-jwt";
+import { makeUnsignedJwt } from "@/test-support/unsigned-jwt";
 import { FALLBACK_ACCESS_TOKEN_LIFETIME_MS, REFRESH_THRESHOLD_MS, computeExpiresAt, needsRefresh } from "./tokens";
 import { parseIntervalSeconds } from "./device-flow";
 

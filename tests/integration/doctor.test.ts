@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { runDoctor, type DoctorOptions } from "@/lib/doctor/run";
 import type { CheckResult } from "@/lib/doctor/types";
-import { closedPortUrl } from "@/lib/upstream/test-helpers";
+import { closedPortUrl } from "@/test-support/upstream-helpers";
 import { startMockUpstream, type MockUpstream } from "@/mock-upstream/server";
 import { startRedisServer, type RedisServer } from "@/test-support/redis-server";
 import { connectResp } from "@/test-support/resp-connection";

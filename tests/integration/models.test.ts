@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { closedPortUrl } from "@/lib/upstream/test-helpers";
+import { closedPortUrl } from "@/test-support/upstream-helpers";
 import { createEvidence, findLeakedTokens, signIn, startHarness, type Harness } from "./harness";
 
 const evidence = createEvidence();

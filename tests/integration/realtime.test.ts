@@ -3,7 +3,7 @@ import { createProviderHandler } from "@/lib/server/handler";
 import { MAX_REALTIME_DETAIL_CHARS } from "@/lib/server/realtime-failure";
 import { codexSession } from "@/lib/upstream/realtime";
 import { CLIENT_VERSION } from "@/lib/upstream/config";
-import { closedPortUrl } from "@/lib/upstream/test-helpers";
+import { closedPortUrl } from "@/test-support/upstream-helpers";
 import { CODEX_CALLS_PATH, startMockUpstream, type MockUpstream, type RecordedRequest } from "@/mock-upstream/server";
 import { signInThroughMock } from "@/mock-upstream/sign-in";
 import { TestBrowserPeer } from "@/mock-upstream/voice/test-browser-peer";

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LOGIN_NONCE_HEADER } from "@/lib/server/login-nonce";
-import { closedPortUrl } from "@/lib/upstream/test-helpers";
+import { closedPortUrl } from "@/test-support/upstream-helpers";
 import { TestBrowserPeer } from "@/mock-upstream/voice/test-browser-peer";
 import { createEvidence, findLeakedTokens, responsesBody, signIn, startHarness, type Harness, type HarnessOptions } from "./harness";
 

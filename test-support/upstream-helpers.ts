@@ -1,11 +1,11 @@
-/** Test helpers for lib/upstream: sign-in through the mock, error capture, an unused port. */
+/** Helpers for the lib/upstream tests: sign-in through the mock, error capture, an unused port. */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { MockAccount, MockUpstream } from "@/mock-upstream/server";
-import { resolveUpstreamConfig } from "./config";
-import { exchangeAuthorizationCode, pollDeviceAuthorization, requestDeviceCode } from "./device-flow";
-import { isProviderAuthError, type ProviderAuthError } from "./errors";
-import type { TokenSet, UpstreamConfig } from "./types";
+import { resolveUpstreamConfig } from "@/lib/upstream/config";
+import { exchangeAuthorizationCode, pollDeviceAuthorization, requestDeviceCode } from "@/lib/upstream/device-flow";
+import { isProviderAuthError, type ProviderAuthError } from "@/lib/upstream/errors";
+import type { TokenSet, UpstreamConfig } from "@/lib/upstream/types";
 
 /** The ProviderAuthError a promise rejects with; anything else fails the test. */
 export async function rejection(promise: Promise<unknown>): Promise<ProviderAuthError> {

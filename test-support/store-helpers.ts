@@ -1,8 +1,8 @@
 /** Test-only helpers for the store tests (not imported by application code). */
 import { randomUUID } from "node:crypto";
-import { startRedisServer, type RedisServerOptions } from "@/test-support/redis-server";
-import { startUpstashBridge } from "@/test-support/upstash-bridge";
-import { createUpstashStore } from "./upstash-store";
+import { startRedisServer, type RedisServerOptions } from "./redis-server";
+import { startUpstashBridge } from "./upstash-bridge";
+import { createUpstashStore } from "@/lib/stores/upstash-store";
 
 /** Polls `condition` every `intervalMs` until it is truthy; fails after `timeoutMs`. */
 export async function waitFor<T>(
