@@ -24,6 +24,18 @@ const skipped = (check: string, why: string) => row(check, "skip", why);
 /** The app's reply body (its words and the backend's), bounded and without tokens. */
 const words = (status: number, body: string) => `HTTP ${status}: ${upstreamSnippet(body) ?? "(empty body)"}`;
 
+const bounded = (text: string) => (text.length > LIST_CHARS ? `${text.slice(0, LIST_CHARS)}…` : text);
+
+/** `<slug> (<the app's sentence>)` of every model the app marks `unavailable`. */
+function gatedModels(details: unknown): string[] {
+  if (!Array.isArray(details)) return [];
+  return details.flatMap((detail: { slug?: unknown; unavailable?: { message?: unknown } }) =>
+    typeof detail?.slug === "string" && detail.unavailable
+      ? [`${detail.slug}${typeof detail.unavailable.message === "string" ? ` (${detail.unavailable.message})` : ""}`]
+      : [],
+  );
+}
+
 export async function liveChecks(options: LiveOptions, basePath: string, timeoutMs: number): Promise<CheckResult[]> {
   const api = `${options.url.replace(/\/+$/, "")}${basePath}/api/provider`;
   const cookie = options.cookie.includes("=") ? options.cookie.trim() : `lwc_session=${options.cookie.trim()}`;
@@ -61,11 +73,14 @@ export async function liveChecks(options: LiveOptions, basePath: string, timeout
   try {
     const listed = await call("/models");
     const body = await listed.text();
-    const slugs = (JSON.parse(body) as { models?: unknown }).models;
+    const { models: slugs, modelDetails } = JSON.parse(body) as { models?: unknown; modelDetails?: unknown };
     if (listed.ok && Array.isArray(slugs)) {
       models = slugs.filter((slug): slug is string => typeof slug === "string");
-      const list = models.join(", ");
-      results.push(row("models", models.length > 0 ? "ok" : "fail", `${models.length} models: ${list.length > LIST_CHARS ? `${list.slice(0, LIST_CHARS)}…` : list}`));
+      const list = bounded(models.join(", "));
+      // Listed by the account but gated above the client version this server sends: a new model, usually.
+      const gated = gatedModels(modelDetails);
+      const status = models.length === 0 ? "fail" : gated.length > 0 ? "warn" : "ok";
+      results.push(row("models", status, `${models.length} models: ${list}${gated.length > 0 ? `; not usable here: ${bounded(gated.join("; "))}` : ""}`));
     } else {
       results.push(row("models", "fail", words(listed.status, body)));
     }

@@ -197,11 +197,22 @@ describe("--live: a signed-in session's cookie, nothing signed in", () => {
     const logins = mock.requests({ path: "/api/accounts/deviceauth/usercode" }).length;
     const results = await doctor({ env: env(), live: live(client) });
     expect(row(results, "live: session")).toMatchObject({ status: "ok", detail: expect.stringMatching(/authenticated/) });
-    expect(row(results, "live: models")).toMatchObject({ status: "ok", detail: expect.stringMatching(/^\d+ models: /) });
     expect(row(results, "live: reply")).toMatchObject({ status: "ok", detail: expect.stringMatching(/response\.completed/) });
     // Nothing was signed in: no new device code.
     expect(mock.requests({ path: "/api/accounts/deviceauth/usercode" }).length).toBe(logins);
     expect(JSON.stringify(results)).not.toContain(client.cookie!);
+  });
+
+  it("the models row lists what the account can use here, and warns about models gated above our client version", async () => {
+    const client = await signedIn("acct_doctor_models");
+    const listed = (await client.get("/models")).json<{ models: string[]; modelDetails: { slug: string; unavailable?: { message: string } }[] }>();
+    const gated = listed.modelDetails.filter((model) => model.unavailable);
+    // The mock's catalog always holds one model that needs the next client version (mock-upstream/models.ts).
+    expect(gated.length).toBeGreaterThan(0);
+    const { detail, status } = row(await doctor({ env: env(), live: live(client) }), "live: models");
+    expect(status).toBe("warn");
+    expect(detail).toMatch(new RegExp(`^${listed.models.length} models: ${listed.models[0]}, `));
+    expect(detail).toContain(`not usable here: ${gated[0]!.slug} (${gated[0]!.unavailable!.message}`.slice(0, 120));
   });
 
   it("the bare cookie value works too", async () => {
@@ -211,7 +222,7 @@ describe("--live: a signed-in session's cookie, nothing signed in", () => {
     expect(mock.requests({ path: "/backend-api/codex/responses" }).at(-1)!.body).toMatchObject({ model: "gpt-5.5" });
   });
 
-  it("without --model the reply asks the first model the account lists, as the chat page does", async () => {
+  it("without --model the reply asks the first model the account can use, as the chat page does", async () => {
     const client = await signedIn("acct_doctor_first");
     const first = (await client.get("/models")).json<{ models: string[] }>().models[0];
     const results = await doctor({ env: env(), live: live(client, { model: undefined }) });
@@ -239,7 +250,7 @@ describe("--live: a signed-in session's cookie, nothing signed in", () => {
     await client.get("/models");
     mock.addFault({ fault: "usage_limit", accountId: "acct_doctor_limit" });
     const results = await doctor({ env: env(), live: live(client) });
-    expect(row(results, "live: models").status).toBe("ok");
+    expect(row(results, "live: models").status).not.toBe("fail");
     expect(row(results, "live: reply")).toMatchObject({ status: "fail", detail: expect.stringMatching(/HTTP 429.*usage limit/i) });
   });
 
