@@ -4,13 +4,13 @@
  */
 import { streamText, type UIMessage, type UIMessageChunk } from "ai";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { BASE, signIn, startHarness, type Harness, type TestClient } from "@/tests/integration/harness";
-import { decodeChatError } from "./chat-error";
-import { chatRequestOptions } from "./chat-request-options";
-import { createProviderProxy } from "./provider-proxy";
-import { ProviderProxyError } from "./provider-proxy-error";
-import { ProxyChatTransport } from "./proxy-chat-transport";
-import { createSessionApi } from "./session-api";
+import { BASE, signIn, startHarness, type Harness, type TestClient } from "./harness";
+import { decodeChatError } from "@/lib/client/chat-error";
+import { chatRequestOptions } from "@/lib/client/chat-request-options";
+import { createProviderProxy } from "@/lib/client/provider-proxy";
+import { ProviderProxyError } from "@/lib/client/provider-proxy-error";
+import { ProxyChatTransport } from "@/lib/client/proxy-chat-transport";
+import { createSessionApi } from "@/lib/client/session-api";
 
 /** A fetch that sends and keeps the client's session cookie, and records the headers it was asked to send. */
 function cookieFetch(client: TestClient, sentHeaders: Headers[] = []): typeof fetch {

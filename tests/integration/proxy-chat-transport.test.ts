@@ -5,13 +5,13 @@
 import type { UIMessage, UIMessageChunk } from "ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gradientPng } from "@/mock-upstream/images-png";
-import { BASE, signIn, startHarness, type Harness, type TestClient } from "@/tests/integration/harness";
-import { decodeChatError } from "./chat-error";
-import { chatRequestOptions } from "./chat-request-options";
-import { acceptsImages } from "./model-capabilities";
-import { createProviderProxy } from "./provider-proxy";
-import { ProxyChatTransport } from "./proxy-chat-transport";
-import { CONTINUE_INSTRUCTION } from "./request-messages";
+import { BASE, signIn, startHarness, type Harness, type TestClient } from "./harness";
+import { decodeChatError } from "@/lib/client/chat-error";
+import { chatRequestOptions } from "@/lib/client/chat-request-options";
+import { acceptsImages } from "@/lib/client/model-capabilities";
+import { createProviderProxy } from "@/lib/client/provider-proxy";
+import { ProxyChatTransport } from "@/lib/client/proxy-chat-transport";
+import { CONTINUE_INSTRUCTION } from "@/lib/client/request-messages";
 
 function cookieFetch(client: TestClient): typeof fetch {
   return async (input, init) => {
