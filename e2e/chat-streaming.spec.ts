@@ -7,7 +7,7 @@ test.describe("chat", () => {
     mock,
     account,
   }) => {
-    await chat.selectModel("gpt-5.5-codex");
+    await chat.selectModel("gpt-6-astra");
     // A slow pace for this reply, so a busy machine still renders (and the poll below sees) a partial reply.
     await mock.addFault({ fault: "slow_stream", accountId: account.accountId, delayMs: 150 });
 
@@ -35,7 +35,7 @@ test.describe("chat", () => {
     await expect(chat.stopButton).toBeHidden();
 
     const [firstRequest] = await mock.responsesRequestsOf(account.accountId);
-    expect(firstRequest?.body).toMatchObject({ model: "gpt-5.5-codex" });
+    expect(firstRequest?.body).toMatchObject({ model: "gpt-6-astra" });
 
     const secondMessage = "and what came before";
     const secondReply = await chat.sendAndWaitForReply(secondMessage, expectedReply(secondMessage, firstMessage));

@@ -73,7 +73,7 @@ test.describe("images in", () => {
   test("images are offered only to models that take them", async ({ signedInChat: chat }) => {
     await chat.selectModel("gpt-5.5");
     await expect(chat.attachButton).toBeVisible();
-    await chat.selectModel("gpt-5.5-mini");
+    await chat.selectModel("gpt-5.4-mini");
     await expect(chat.attachButton).toHaveCount(0);
   });
 });

@@ -11,7 +11,7 @@ test.describe("at the narrowest phone width", () => {
     // The active model is on screen, inside the viewport.
     await expect(chat.modelPicker).toBeVisible();
     const picker = await chat.modelPicker.boundingBox();
-    // Wide enough for the model's name (its icon and "GPT-5.5"), not squeezed to an icon.
+    // Wide enough for the model's name (its icon and "GPT-6.1 Sol"), not squeezed to an icon.
     expect(picker && picker.width >= 130 && picker.x + picker.width <= 320).toBe(true);
 
     const longWord = `sha256-${"9f86d081884c7d659a2feaa0c55ad015".repeat(6)}`;

@@ -66,12 +66,17 @@ export class TurnControls {
     );
   }
 
-  /** The account's models as the app's /models lists them, split by whether they take images. */
+  /**
+   * The account's usable models as the app's /models lists them (not one marked unavailable: the
+   * picker will not choose it), split by whether they take images.
+   */
   async modelsByImageInput(): Promise<{ withImages: { slug: string; displayName: string }[]; textOnly: { slug: string; displayName: string }[] }> {
     const details = await this.page.evaluate(async () => {
       const response = await fetch("/api/provider/models", { credentials: "include" });
-      const body = (await response.json()) as { modelDetails?: { slug: string; displayName: string; inputModalities: string[] }[] };
-      return body.modelDetails ?? [];
+      const body = (await response.json()) as {
+        modelDetails?: { slug: string; displayName: string; inputModalities: string[]; unavailable?: unknown }[];
+      };
+      return (body.modelDetails ?? []).filter((model) => !model.unavailable);
     });
     return {
       withImages: details.filter((model) => model.inputModalities.includes("image")),
