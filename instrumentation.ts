@@ -9,7 +9,7 @@ export async function register(): Promise<void> {
   installShutdownHooks();
   // A production server set up to lose sessions says so now (and /api/health names it): lib/deploy-checks.ts.
   const { logDeploymentProblems } = await import("./lib/deploy-checks");
-  const { consoleLogger } = await import("./lib/server/logger");
+  const { consoleLogger } = await import("./lib/logger");
   logDeploymentProblems(process.env, consoleLogger);
   if (process.env.LWC_CODEX_COMMAND?.trim()) {
     // Session folders a killed server left behind (codex may have logged in them) go now, not at the first start.

@@ -5,7 +5,7 @@
  * start (instrumentation.ts) and named by /api/health; on Vercel the in-memory store does not start.
  */
 import { storeKindFromEnv } from "@/lib/stores";
-import { LOG_PREFIX, type Logger } from "@/lib/server/logger";
+import { LOG_PREFIX, type Logger } from "@/lib/logger";
 
 type Env = Record<string, string | undefined>;
 

@@ -8,8 +8,8 @@ import { normalizeAppBasePath } from "@/lib/client/base-path";
 import { createStoreFromEnv, STORE_ENV_VARIABLES } from "@/lib/stores";
 import { connectionPeerAddress } from "@/lib/server/connection-peer";
 import { randomId } from "@/lib/server/encoding";
-import { LOG_PREFIX } from "@/lib/server/logger";
-import { onePerProcess } from "@/lib/server/one-per-process";
+import { LOG_PREFIX } from "@/lib/logger";
+import { onePerProcess } from "@/lib/one-per-process";
 import { refuseMemoryStoreOnVercel } from "@/lib/deploy-checks";
 import type { ProviderHandlerOptions } from "@/lib/server/options";
 import type { KeyValueStore } from "@/lib/stores/types";
@@ -132,7 +132,7 @@ const envSchema = z.object({
 export const ENV_VARIABLES: readonly string[] = [...Object.keys(envSchema.shape), ...STORE_ENV_VARIABLES];
 
 /**
- * The session store. The in-memory one is made once per process (lib/server/one-per-process.ts):
+ * The session store. The in-memory one is made once per process (lib/one-per-process.ts):
  * `next dev` evaluates this module again on each save of a server file, and a new store would sign
  * everyone out.
  */

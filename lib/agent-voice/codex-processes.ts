@@ -18,8 +18,8 @@ import { readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HOME_PREFIX, OWNER_FILE, type AppServerProcess } from "./app-server-process";
-import type { Logger } from "@/lib/server/logger";
-import { LOG_PREFIX } from "@/lib/server/logger";
+import type { Logger } from "@/lib/logger";
+import { LOG_PREFIX } from "@/lib/logger";
 
 export const CLIENT_INFO = { name: "login_with_chatgpt", title: "Sign in with ChatGPT", version: "0.1.0" };
 export const DEFAULT_MAX_STARTING = 2;

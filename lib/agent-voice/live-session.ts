@@ -11,8 +11,8 @@ import { createEventLog, type EventLog } from "./event-log";
 import { METHOD_NOT_FOUND, RpcError } from "./json-rpc";
 import type { ConfirmTool, PendingToolCall, RealtimeTool, ToolAccount, ToolContext, ToolOutput } from "./types";
 import type { KeyValueStore } from "@/lib/stores/types";
-import type { Logger } from "@/lib/server/logger";
-import { LOG_PREFIX } from "@/lib/server/logger";
+import type { Logger } from "@/lib/logger";
+import { LOG_PREFIX } from "@/lib/logger";
 import { upstreamSnippet } from "@/lib/upstream/redact";
 
 /** How long `thread/realtime/stop` may take before the process is ended regardless. */

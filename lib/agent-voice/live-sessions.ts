@@ -27,8 +27,8 @@ import { resolveAgentSandbox, type AgentSandbox } from "./sandbox";
 import { StartRefusedError } from "./start-refused";
 import type { AppServerOptions } from "./types";
 import type { KeyValueStore } from "@/lib/stores/types";
-import type { Logger } from "@/lib/server/logger";
-import { onePerProcess } from "@/lib/server/one-per-process";
+import type { Logger } from "@/lib/logger";
+import { onePerProcess } from "@/lib/one-per-process";
 
 export const DEFAULT_START_TIMEOUT_MS = 20_000;
 export const DEFAULT_IDLE_TIMEOUT_MS = 10 * 60_000;

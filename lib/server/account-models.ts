@@ -2,7 +2,7 @@ import { isProviderAuthError } from "@/lib/upstream/errors";
 import { fetchModels } from "@/lib/upstream/models";
 import type { ModelInfo } from "@/lib/upstream/types";
 import type { ServerContext } from "./context";
-import { LOG_PREFIX } from "./logger";
+import { LOG_PREFIX } from "@/lib/logger";
 import { describeProviderErrorForLog } from "./upstream-log";
 import type { AuthenticatedRecord, LoadedSession } from "./session-record";
 import type { SessionManager } from "./session-manager";

@@ -10,7 +10,7 @@ import type { DevicePollResult } from "@/lib/upstream/types";
 import type { ServerContext } from "./context";
 import { serializeSessionCookie } from "./cookies";
 import { randomId } from "./encoding";
-import { LOG_PREFIX } from "./logger";
+import { LOG_PREFIX } from "@/lib/logger";
 import { newLoginNonce, optsInToLoginNonce, ownsLogin } from "./login-nonce";
 import { AUTHORIZATION_EXPIRED_MESSAGE, toPublicState, type PublicSessionState } from "./public-state";
 import type { LoadedSession, MovedRecord, PendingRecord, SessionRecord } from "./session-record";

@@ -5,7 +5,7 @@ import { createCookieSigner } from "./cookies";
 import { LOGIN_REUSE_RATE_LIMIT } from "./device-login";
 import { applyCorsHeaders, applyPreflightHeaders, checkOrigin, type OriginVerdict } from "./csrf";
 import { ensureNoStore, errorResponse, textResponse } from "./json";
-import { describeErrorForLog, LOG_PREFIX, REQUEST_ID_HEADER, requestIdOf, runWithRequestId, withRequestIds } from "./logger";
+import { describeErrorForLog, LOG_PREFIX, REQUEST_ID_HEADER, requestIdOf, runWithRequestId, withRequestIds } from "@/lib/logger";
 import { resolveOptions, type ProviderHandlerOptions, type RateLimitOption } from "./options";
 import type { PublicSessionState } from "./public-state";
 import { toPublicState } from "./public-state";

@@ -8,7 +8,7 @@ import { resolveUpstreamConfig } from "@/lib/upstream/config";
 import { INSTRUCTIONS_MODES, type InstructionsMode } from "@/lib/upstream/responses";
 import type { UpstreamConfig } from "@/lib/upstream/types";
 import { clientAddressOf, DEFAULT_TRUSTED_PROXY_HOPS } from "./client-address";
-import { consoleLogger, type Logger } from "./logger";
+import { consoleLogger, type Logger } from "@/lib/logger";
 import { resolveRealtimeOptions, type RealtimeOptions, type ResolvedRealtimeOptions } from "./realtime-options";
 import { resolveSecrets } from "./session-seal";
 

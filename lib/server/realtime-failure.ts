@@ -4,7 +4,7 @@ import type { ProviderAuthError } from "@/lib/upstream/errors";
 import { parseJsonOrUndefined } from "@/lib/upstream/http";
 import { upstreamSnippet } from "@/lib/upstream/redact";
 import { errorResponse } from "./json";
-import { LOG_PREFIX, type Logger } from "./logger";
+import { LOG_PREFIX, type Logger } from "@/lib/logger";
 import { bodyForLog, describeProviderErrorForLog } from "./upstream-log";
 
 /**

@@ -4,7 +4,7 @@ import type { ServerContext } from "./context";
 import type { LoginLimitKeys } from "./client-address";
 import { clearSessionCookie, readSessionCookie } from "./cookies";
 import { advancePending, startLogin, type LoginOutcome, type StateOutcome } from "./device-login";
-import { LOG_PREFIX } from "./logger";
+import { LOG_PREFIX } from "@/lib/logger";
 import { ownsLogin } from "./login-nonce";
 import { REFRESH_TOKEN_INVALID_MESSAGE, toPublicState, UNAUTHENTICATED } from "./public-state";
 import type { AuthenticatedRecord, LoadedSession, PendingRecord } from "./session-record";

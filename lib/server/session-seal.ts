@@ -1,6 +1,6 @@
 import { sealData, unsealData } from "iron-session";
 import { randomId } from "./encoding";
-import { LOG_PREFIX, type Logger } from "./logger";
+import { LOG_PREFIX, type Logger } from "@/lib/logger";
 
 /** iron-session's own minimum, and ours for the cookie HMAC key. */
 export const MIN_SECRET_LENGTH = 32;

@@ -8,7 +8,7 @@
  * and exits. Closing agent voice ends its event streams, so that wait ends too; if Next.js exits
  * first, the exit hook of codex-processes.ts kills what is left and removes the folders.
  */
-import { LOG_PREFIX } from "./logger";
+import { LOG_PREFIX } from "@/lib/logger";
 
 type Close = () => Promise<void>;
 const REGISTRY = Symbol.for("login-with-chatgpt.shutdown");

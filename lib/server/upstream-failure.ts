@@ -1,7 +1,7 @@
 import { describeUpstreamFailure, isCloudflareChallenge, pickUsageHeaders } from "@/lib/upstream/backend";
 import { classifyModelRefusal, type ModelRefusal } from "@/lib/upstream/model-refusal";
 import { jsonResponse } from "./json";
-import { identifierOrUndefined, LOG_PREFIX, type Logger } from "./logger";
+import { identifierOrUndefined, LOG_PREFIX, type Logger } from "@/lib/logger";
 import { bodyForLog } from "./upstream-log";
 
 

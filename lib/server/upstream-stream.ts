@@ -1,4 +1,4 @@
-import { describeErrorForLog, LOG_PREFIX, type Logger } from "./logger";
+import { describeErrorForLog, LOG_PREFIX, type Logger } from "@/lib/logger";
 
 /** The error code of the SSE event the proxy appends when the upstream stream breaks off. */
 export const STREAM_INTERRUPTED_CODE = "upstream_stream_interrupted";

@@ -19,7 +19,7 @@ export interface MemoryStoreInternals {
   countHit(key: string, windowMs: number): { count: number; reset: number };
 }
 
-// On globalThis, like the store the app keeps there in development (lib/server/one-per-process.ts): a
+// On globalThis, like the store the app keeps there in development (lib/one-per-process.ts): a
 // re-evaluation of this module must still find the counters of a store made before it.
 const INTERNALS = Symbol.for("login-with-chatgpt.memory-store-internals");
 const holder = globalThis as { [INTERNALS]?: WeakMap<KeyValueStore, MemoryStoreInternals> };

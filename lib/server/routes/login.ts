@@ -2,7 +2,7 @@ import { isProviderAuthError } from "@/lib/upstream/errors";
 import type { StateOutcome } from "../device-login";
 import { loginLimitKeys } from "../client-address";
 import { jsonResponse } from "../json";
-import { LOG_PREFIX } from "../logger";
+import { LOG_PREFIX } from "@/lib/logger";
 import { LOGIN_NONCE_HEADER } from "../login-nonce";
 import { toPublicState } from "../public-state";
 import type { RouteHandler } from "../router";

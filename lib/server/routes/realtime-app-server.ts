@@ -14,7 +14,7 @@ import { cachedAccountModelSlugs, type AccountModelsCache } from "../account-mod
 import { readBodyWithLimit } from "../body-limit";
 import type { ServerContext } from "../context";
 import { errorResponse, jsonResponse, NO_STORE } from "../json";
-import { describeErrorForLog, LOG_PREFIX } from "../logger";
+import { describeErrorForLog, LOG_PREFIX } from "@/lib/logger";
 import { realtimeRateLimited } from "../realtime-limit";
 import type { RouteHandler } from "../router";
 import { isAuthenticated, type AuthenticatedRecord, type LoadedSession } from "../session-record";

@@ -3,7 +3,7 @@ import { postRealtimeCall, TRANSPORT_VOICE_MODE, type RealtimeCallRequest, type 
 import type { BackendAuth } from "@/lib/upstream/types";
 import type { ServerContext } from "../context";
 import { errorResponse, NO_STORE } from "../json";
-import { describeErrorForLog, LOG_PREFIX } from "../logger";
+import { describeErrorForLog, LOG_PREFIX } from "@/lib/logger";
 import { readRealtimeBody } from "../realtime-body";
 import { realtimeRateLimited } from "../realtime-limit";
 import { realtimeInputTexts } from "../input-texts";

@@ -13,7 +13,7 @@ import type { ServerContext } from "../context";
 import { withEffortForModel } from "../effort-for-model";
 import { errorResponse, NO_STORE } from "../json";
 import { responsesInputTexts } from "../input-texts";
-import { LOG_PREFIX, type Logger } from "../logger";
+import { LOG_PREFIX, type Logger } from "@/lib/logger";
 import { readResponsesBody } from "../responses-body";
 import { readProxyHeaders, SERVICE_TIER_FALLBACK_HEADER } from "../responses-headers";
 import type { RouteHandler } from "../router";

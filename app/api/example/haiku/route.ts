@@ -3,7 +3,7 @@ import { z } from "zod";
 import { providerHandler } from "@/lib/provider-app";
 import { readBodyWithLimit } from "@/lib/server/body-limit";
 import { checkOrigin } from "@/lib/server/csrf";
-import { describeErrorForLog, LOG_PREFIX } from "@/lib/server/logger";
+import { describeErrorForLog, LOG_PREFIX } from "@/lib/logger";
 import { createSessionProvider, listSessionModels } from "@/lib/server/session-provider";
 
 export const runtime = "nodejs";
