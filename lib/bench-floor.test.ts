@@ -49,6 +49,7 @@ describe("the bench's floor route", () => {
     const forwarded = mock.requests({ path: RESPONSES_PATH }).at(-1)!;
     expect(forwarded.headers.authorization).toBe(`Bearer ${tokens.access_token}`);
     expect(forwarded.headers.cookie).toBeUndefined();
+    expect(forwarded.headers.version).toBe(backendHeaders(tokens).version);
     expect((await floor(new Request("http://127.0.0.1/api/bench-floor"))).status).toBe(405);
   });
 });

@@ -12,8 +12,11 @@ import { uncachedFetch } from "@/lib/upstream/uncached-fetch";
  */
 export const BENCH_FLOOR_PATH = "/api/bench-floor";
 
-/** Request headers the mock's /responses needs; nothing else (no cookie) is passed on. */
-const FORWARDED_HEADERS = ["authorization", "chatgpt-account-id", "content-type", "accept"];
+/**
+ * Request headers the mock's /responses needs (`version`: it gates models on it, as the backend
+ * does); nothing else (no cookie) is passed on.
+ */
+const FORWARDED_HEADERS = ["authorization", "chatgpt-account-id", "version", "content-type", "accept"];
 
 function isLoopbackHost(hostname: string): boolean {
   return hostname === "localhost" || hostname === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
