@@ -1,0 +1,69 @@
+/**
+ * The layer rules (eslint-layers.mjs) as the project's own ESLint configuration applies them: each
+ * forbidden import is an error `npm run lint` fails on, and the imports each layer may make pass.
+ */
+import { join } from "node:path";
+import { ESLint } from "eslint";
+import { beforeAll, describe, expect, it } from "vitest";
+
+const root = join(import.meta.dirname, "..", "..");
+let eslint: ESLint;
+
+beforeAll(() => {
+  eslint = new ESLint({ cwd: root });
+});
+
+/** The layer errors ESLint reports for `code` placed at `file`. */
+async function layerErrors(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: join(root, file) });
+  return result!.messages.filter((message) => message.ruleId === "layers/imports").map((message) => message.message);
+}
+
+describe("layer rules", () => {
+  it("components import only lib/client: lib/server, lib/stores or the logger are errors, by alias, relative path or import()", async () => {
+    const code = [
+      'import { createProviderHandler } from "@/lib/server/handler";',
+      'import { LOG_PREFIX } from "../lib/logger";',
+      'export const later = () => import("@/lib/stores");',
+      "export { createProviderHandler, LOG_PREFIX };",
+    ].join("\n");
+    const errors = await layerErrors("components/some-panel.tsx", code);
+    expect(errors).toHaveLength(3);
+    expect(errors[0]).toContain("components import only lib/client");
+    const allowed = 'import { createProviderProxy } from "@/lib/client/provider-proxy";\nimport { Icon } from "./icons";\nexport { createProviderProxy, Icon };';
+    expect(await layerErrors("components/some-panel.tsx", allowed)).toEqual([]);
+  });
+
+  it("nothing under lib/ imports test-support/, mock-upstream/ or tests/", async () => {
+    for (const target of ["@/test-support/free-port", "@/mock-upstream/server", "@/tests/integration/harness", "../../e2e/fixtures"]) {
+      const errors = await layerErrors("lib/server/some-module.ts", `export * from "${target}";`);
+      expect(errors, target).toHaveLength(1);
+    }
+  });
+
+  it("a lib test may use test-support/ and the mock, but not the integration harness", async () => {
+    expect(await layerErrors("lib/stores/some.test.ts", 'export * from "@/test-support/store-helpers";\nexport * from "@/mock-upstream/server";')).toEqual([]);
+    const errors = await layerErrors("lib/client/some.test.ts", 'export * from "@/tests/integration/harness";');
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain("belongs in tests/integration/");
+  });
+
+  it("lib/upstream imports nothing else of ours", async () => {
+    expect(await layerErrors("lib/upstream/some.ts", 'export * from "./http";\nexport * from "@/lib/upstream/types";')).toEqual([]);
+    for (const target of ["@/lib/logger", "../server/json", "@/lib/client/base-path"]) {
+      expect(await layerErrors("lib/upstream/some.ts", `export * from "${target}";`), target).toHaveLength(1);
+    }
+  });
+
+  it("the logger sits below lib/server and agent voice: it imports nothing of ours, and agent voice never imports lib/server", async () => {
+    expect(await layerErrors("lib/logger.ts", 'export * from "./server/json";')).toHaveLength(1);
+    expect(await layerErrors("lib/agent-voice/some.ts", 'export * from "@/lib/server/json";')).toHaveLength(1);
+    expect(await layerErrors("lib/agent-voice/some.ts", 'export * from "@/lib/logger";\nexport * from "../stores/types";')).toEqual([]);
+  });
+
+  it("lib/client imports nothing server-side", async () => {
+    for (const target of ["@/lib/server/json", "@/lib/provider-app", "../stores/types"]) {
+      expect(await layerErrors("lib/client/some.ts", `export * from "${target}";`), target).toHaveLength(1);
+    }
+  });
+});
