@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Deploy guards: a production server set up so that it loses sessions says so. The in-memory store
  * (sessions gone on restart, not shared between instances) unless LWC_ALLOW_MEMORY_STORE=1 says one

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * The app's environment: the zod schema of every variable it reads, and the handler options built
  * from it. No side effects, so `npm run doctor` (lib/doctor) checks a deploy with the same rules the

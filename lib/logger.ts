@@ -1,3 +1,4 @@
+import "server-only";
 import { AsyncLocalStorage } from "node:async_hooks";
 
 /** Where the handler writes its few log lines. Lines never carry tokens, cookie values, secrets or prompt text. */

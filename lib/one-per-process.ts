@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Things the app makes once per server process, not once per evaluation of the module that makes
  * them. `next dev` evaluates a module again when it, or a file it imports, is saved: a second

@@ -1,7 +1,7 @@
 /**
  * The provider handler with agent voice on, served by a real Node server process of its own: for
  * tests that kill the server (SIGKILL) or signal it, which they cannot do to their own process.
- * Run with `node --import tsx test-support/handler-process.ts`. Environment: LWC_SECRET,
+ * Run with `node --conditions=react-server --import tsx test-support/handler-process.ts`. Environment: LWC_SECRET,
  * LWC_ISSUER_URL, LWC_CODEX_BASE_URL, LWC_CODEX_COMMAND. Prints `listening <port>` once it serves.
  */
 import { createProviderHandler } from "@/lib/server/handler";

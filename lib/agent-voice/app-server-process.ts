@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * One `codex app-server` child process: a private temporary home (CODEX_HOME inside it, mode
  * 0700), an empty working folder, a minimal environment, JSON-RPC on stdio, and a close that

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * The one owner of every `codex app-server` process's life, in the order a process lives it:
  *

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * The answer to every approval-type request `codex app-server` can send: always a refusal. The
  * shapes are the protocol's own "decline" answers (checked against the generated schema by the

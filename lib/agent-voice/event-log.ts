@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * The events of one live session, numbered by `seq` (1, 2, 3, …). The last `capacity` events are
  * kept (the oldest is dropped first), so a subscriber that comes late, or reconnects with

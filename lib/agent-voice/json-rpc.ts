@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Newline-delimited JSON-RPC as `codex app-server` speaks it on stdio: one JSON object per line,
  * no "jsonrpc" field. Our requests use our own ids; the server's requests use its own counter.

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * One live agent-voice session: a `codex app-server` process signed in with the login's access
  * token (in memory only), one ephemeral thread with only the configured tools, and a realtime

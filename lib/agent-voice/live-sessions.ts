@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * All live sessions of one handler, and who may start one:
  *

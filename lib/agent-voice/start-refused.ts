@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Why an agent-voice start was refused before it began (or was overtaken by a newer one). Plain
  * TypeScript: the route (which must stay free of Node-specific imports) maps it to its answer.

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Public types of the agent-voice (app-server) feature. Types only: lib/server imports them
  * without pulling in anything Node-specific.

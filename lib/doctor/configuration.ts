@@ -1,3 +1,4 @@
+import "server-only";
 import { optionsFromEnv, parseEnv, type ParsedEnv } from "@/lib/env-options";
 import { resolveOptions, type ResolvedOptions } from "@/lib/server/options";
 import type { CheckResult } from "./types";

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * `--live`: the deploy itself, called with a signed-in session's cookie as a browser would (nothing
  * is signed in): the session, the account's models, one tiny streamed reply. What the backend

@@ -1,3 +1,4 @@
+import "server-only";
 /** What a `/responses` event stream said: its event types (each once, in order), the text, and a failure. */
 export interface ReplyStream {
   types: string[];

@@ -1,3 +1,4 @@
+import "server-only";
 import { normalizeAppBasePath } from "@/lib/client/base-path";
 import { deploymentProblems } from "@/lib/deploy-checks";
 import { checkCodexBinary } from "./codex-binary";

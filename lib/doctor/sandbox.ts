@@ -1,3 +1,4 @@
+import "server-only";
 import { resolveAgentSandbox } from "@/lib/agent-voice/sandbox";
 import type { AppServerOptions } from "@/lib/agent-voice/types";
 import type { CheckResult } from "./types";

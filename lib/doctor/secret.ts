@@ -1,3 +1,4 @@
+import "server-only";
 import { MIN_SECRET_LENGTH } from "@/lib/server/session-seal";
 import type { CheckResult } from "./types";
 

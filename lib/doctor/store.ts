@@ -1,3 +1,4 @@
+import "server-only";
 import { randomBytes } from "node:crypto";
 import type { KeyValueStore } from "@/lib/stores/types";
 import type { CheckResult } from "./types";

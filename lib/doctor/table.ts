@@ -1,3 +1,4 @@
+import "server-only";
 import type { CheckResult } from "./types";
 
 const RESULT_LABEL = { ok: "ok", warn: "WARN", fail: "FAIL", skip: "skip" } as const;

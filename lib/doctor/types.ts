@@ -1,3 +1,4 @@
+import "server-only";
 /** One row of the doctor's table. `detail` is one line, never a secret, a token or a cookie. */
 export interface CheckResult {
   check: string;

@@ -1,3 +1,4 @@
+import "server-only";
 import { isCloudflareChallenge } from "@/lib/upstream/backend";
 import { readBoundedText } from "@/lib/upstream/http";
 import type { CheckResult } from "./types";

@@ -1,3 +1,4 @@
+import "server-only";
 import { isProviderAuthError } from "@/lib/upstream/errors";
 import { fetchModels } from "@/lib/upstream/models";
 import type { ModelInfo } from "@/lib/upstream/types";

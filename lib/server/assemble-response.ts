@@ -1,3 +1,4 @@
+import "server-only";
 import { STREAM_INTERRUPTED_CODE } from "./upstream-stream";
 
 /**

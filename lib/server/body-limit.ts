@@ -1,3 +1,4 @@
+import "server-only";
 export type BodyReadResult = { ok: true; bytes: Uint8Array } | { ok: false; reason: "too_large" | "unreadable" };
 
 /**

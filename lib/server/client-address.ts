@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * How many proxies in front of the app append to X-Forwarded-For and can be trusted. 1 fits Vercel,
  * which replaces the header with the address it saw, and one reverse proxy of your own that appends.

@@ -1,3 +1,4 @@
+import "server-only";
 import type { RateLimiter } from "@/lib/stores/types";
 import type { SessionCookieSigner } from "./cookies";
 import type { ResolvedOptions } from "./options";

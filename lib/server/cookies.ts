@@ -1,3 +1,4 @@
+import "server-only";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { fromBase64Url, toBase64Url } from "./encoding";
 import type { ResolvedCookieOptions } from "./options";

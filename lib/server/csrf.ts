@@ -1,3 +1,4 @@
+import "server-only";
 import { normalizeOrigin, requestOrigin } from "./request-origin";
 
 export type OriginVerdict =

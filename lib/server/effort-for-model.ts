@@ -1,3 +1,4 @@
+import "server-only";
 import { effortForModel } from "@/lib/upstream/efforts";
 import type { ModelInfo } from "@/lib/upstream/types";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import { toBase64Url } from "@/lib/upstream/base64url";
 
 export { fromBase64Url, toBase64Url } from "@/lib/upstream/base64url";

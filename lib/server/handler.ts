@@ -1,3 +1,4 @@
+import "server-only";
 import type { RateLimiter, RateLimitPurpose } from "@/lib/stores/types";
 import { createAccountModelsCache } from "./account-models";
 import type { ServerContext } from "./context";

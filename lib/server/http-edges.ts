@@ -1,3 +1,4 @@
+import "server-only";
 import { Server, type IncomingMessage, type ServerResponse } from "node:http";
 import { runWithConnectionPeer } from "./connection-peer";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import type { RealtimeCallRequest } from "@/lib/upstream/realtime";
 
 /** Keys whose values are protocol words (`"user"`, `"input_text"`, a model slug), not anyone's text. */

@@ -1,3 +1,4 @@
+import "server-only";
 /** Deeper than this, a request body is refused: no real Responses API body comes near it. */
 export const MAX_JSON_DEPTH = 64;
 

@@ -1,3 +1,4 @@
+import "server-only";
 /** Every reply of the handler carries this: session state and model output must never be cached. */
 export const NO_STORE = "no-store";
 

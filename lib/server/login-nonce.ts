@@ -1,3 +1,4 @@
+import "server-only";
 import { randomId } from "./encoding";
 import type { MovedRecord, PendingRecord } from "./session-record";
 

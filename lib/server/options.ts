@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { codexConfigToml } from "@/lib/agent-voice/codex-config";
 import type { AppServerOptions, ConfirmTool } from "@/lib/agent-voice/types";

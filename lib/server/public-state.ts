@@ -1,3 +1,4 @@
+import "server-only";
 import type { SessionRecord } from "./session-record";
 
 /** What /login, /status, /session and /logout return. Never contains a token. */

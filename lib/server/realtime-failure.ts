@@ -1,3 +1,4 @@
+import "server-only";
 import { isCloudflareChallenge } from "@/lib/upstream/backend";
 import { readUpstreamErrorBody } from "@/lib/upstream/error-body";
 import type { ProviderAuthError } from "@/lib/upstream/errors";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { ServerContext } from "./context";
 import { errorResponse } from "./json";
 

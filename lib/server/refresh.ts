@@ -1,3 +1,4 @@
+import "server-only";
 import type { KeyValueStore } from "@/lib/stores/types";
 import { ProviderAuthError, isRefreshTokenInvalid } from "@/lib/upstream/errors";
 import { needsRefresh, refreshTokenSet, revokeRefreshToken } from "@/lib/upstream/tokens";

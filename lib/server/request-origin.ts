@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * The origin the client used to reach us. Derived from Host / X-Forwarded-Host / X-Forwarded-Proto,
  * never from request.url alone: Next.js rewrites request.url's host to `localhost`, which would make

@@ -1,3 +1,4 @@
+import "server-only";
 import { readBodyWithLimit } from "./body-limit";
 import { errorResponse } from "./json";
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from "./json-depth";

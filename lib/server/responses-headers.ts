@@ -1,3 +1,4 @@
+import "server-only";
 import { REASONING_EFFORTS, SERVICE_TIERS, type ReasoningEffort, type ServiceTier } from "@/lib/upstream/types";
 import { errorResponse } from "./json";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import { isProviderAuthError, isRefreshTokenInvalid } from "@/lib/upstream/errors";
 import { needsRefresh, revokeRefreshToken } from "@/lib/upstream/tokens";
 import type { ServerContext } from "./context";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { KeyValueStore } from "@/lib/stores/types";
 import { sessionRecordSchema, type SessionRecord } from "./session-record";
 import type { Sealer } from "./session-seal";

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * What runs when the server is asked to stop (SIGTERM, SIGINT): every registered close, such as the
  * handler's (which ends agent voice's codex processes and removes their folders). Node only.

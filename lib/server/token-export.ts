@@ -1,3 +1,4 @@
+import "server-only";
 import { ProviderAuthError, isRefreshTokenInvalid } from "@/lib/upstream/errors";
 import type { ServerContext } from "./context";
 import { isAuthenticated } from "./session-record";

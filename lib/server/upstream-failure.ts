@@ -1,3 +1,4 @@
+import "server-only";
 import { describeUpstreamFailure, isCloudflareChallenge, pickUsageHeaders } from "@/lib/upstream/backend";
 import { classifyModelRefusal, type ModelRefusal } from "@/lib/upstream/model-refusal";
 import { jsonResponse } from "./json";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { ProviderAuthError } from "@/lib/upstream/errors";
 import { upstreamSnippet } from "@/lib/upstream/redact";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import { describeErrorForLog, LOG_PREFIX, type Logger } from "@/lib/logger";
 
 /** The error code of the SSE event the proxy appends when the upstream stream breaks off. */

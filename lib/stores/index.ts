@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { createMemoryStore } from "./memory-store";
 import type { KeyValueStore } from "./types";

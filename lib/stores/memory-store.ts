@@ -1,3 +1,4 @@
+import "server-only";
 import type { KeyValueStore } from "./types";
 import { requirePositiveTtl } from "./ttl";
 

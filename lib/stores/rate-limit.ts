@@ -1,3 +1,4 @@
+import "server-only";
 import { Ratelimit } from "@upstash/ratelimit";
 import type { Redis } from "@upstash/redis";
 import { z } from "zod";

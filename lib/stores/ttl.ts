@@ -1,3 +1,4 @@
+import "server-only";
 /** Validates a time to live in milliseconds and rounds it up to a whole millisecond. */
 export function requirePositiveTtl(ttlMs: number): number {
   if (!Number.isFinite(ttlMs) || ttlMs <= 0) {

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * The storage seam of the service. Values are opaque strings (the session manager
  * serialises and seals them). TTLs are enforced by the store itself.

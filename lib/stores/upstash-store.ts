@@ -1,3 +1,4 @@
+import "server-only";
 import { Redis } from "@upstash/redis";
 import { requirePositiveTtl } from "./ttl";
 import { StoreUnavailableError, type KeyValueStore } from "./types";

@@ -1,3 +1,4 @@
+import "server-only";
 export * from "./errors";
 export * from "./types";
 export * from "./config";

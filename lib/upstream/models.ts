@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { backendHeaders, describeUpstreamFailure } from "./backend";
 import { ProviderAuthError } from "./errors";

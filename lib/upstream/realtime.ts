@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * The realtime voice signaling calls on the wire: the browser's WebRTC offer goes to the provider
  * and its answer SDP comes back. Two private transports (they can change without notice):

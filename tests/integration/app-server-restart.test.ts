@@ -39,7 +39,7 @@ afterAll(async () => {
 
 /** Starts the server process and resolves with its port once it serves. */
 async function startServer(): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "test-support/handler-process.ts"], {
+  const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", "test-support/handler-process.ts"], {
     cwd: projectRoot,
     env: {
       NODE_ENV: "production",

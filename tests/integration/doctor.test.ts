@@ -274,7 +274,7 @@ describe("--live: a signed-in session's cookie, nothing signed in", () => {
 /** `npm run doctor` as an operator runs it: the script, a fresh environment, the exit code. */
 function runCli(args: string[], extraEnv: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", join(root, "scripts", "doctor.ts"), ...args], {
+    const child = spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", join(root, "scripts", "doctor.ts"), ...args], {
       cwd: root,
       // NODE_ENV=test: Next's env loading then skips .env.local, so a developer's own file cannot change the outcome.
       env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", NODE_ENV: "test", ...extraEnv },

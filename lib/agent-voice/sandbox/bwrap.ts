@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * The bubblewrap (`bwrap`) sandbox: every codex process runs in its own PID, IPC, UTS and cgroup
  * namespaces with no capabilities, on an empty read-only root that shows only:

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * What a command needs from the host's disk to run, worked out from the command alone:
  *

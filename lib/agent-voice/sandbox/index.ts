@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * Picks the sandbox every codex process of agent voice runs in (docs/agent-voice.md#the-sandbox):
  * a name (`bwrap`, the default, or `off`) or a ready AgentSandbox (another backend, or a bwrap one

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * The handle both local backends return: the child was started `detached`, so it leads a process
  * group (and a session of its own, with no controlling terminal) that everything it starts joins;

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * The one interface between agent voice and whatever isolates a codex process from the server.
  * A backend (bubblewrap today, a microVM later) gets what the process needs and nothing more:

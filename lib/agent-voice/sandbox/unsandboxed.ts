@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * `LWC_AGENT_SANDBOX=off`: the codex process runs directly as the server's user. It gets only the
  * minimal environment, but it can read every file the server can read (the app's folder, `.env`,

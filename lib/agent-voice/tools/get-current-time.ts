@@ -1,3 +1,4 @@
+import "server-only";
 import type { RealtimeTool } from "../types";
 
 /** Answers at once with the server's time. No arguments. */

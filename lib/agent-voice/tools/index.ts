@@ -1,3 +1,4 @@
+import "server-only";
 /** The reference app's tools: the example to copy for your own. */
 import { createConfirmTool } from "./confirm-tool";
 import { getCurrentTime } from "./get-current-time";

@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * The reference app's notes: a short list per account in the handler's session store (memory or
  * Upstash), so they work on every instance. Writes hold a short lock so two saves cannot lose one.

@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import type { RealtimeTool } from "../types";
 import { addNote, MAX_NOTE_CHARS } from "./notes";

@@ -1,3 +1,4 @@
+import "server-only";
 import { isProviderAuthError } from "@/lib/upstream/errors";
 import type { StateOutcome } from "../device-login";
 import { loginLimitKeys } from "../client-address";

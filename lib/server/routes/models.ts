@@ -1,3 +1,4 @@
+import "server-only";
 import { isProviderAuthError, isRefreshTokenInvalid } from "@/lib/upstream/errors";
 import { toModelDetails } from "@/lib/upstream/models";
 import { fetchAccountModels, type AccountModelsCache } from "../account-models";

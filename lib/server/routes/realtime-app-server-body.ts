@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 
 /** The voices `codex app-server` 0.169.0 accepts (its RealtimeVoice enum). */

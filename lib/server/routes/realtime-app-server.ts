@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * The agent-voice routes (`/realtime/app-server…`). They exist only when `realtime.appServer` is
  * configured. The bridge (child processes) is Node-only and loaded with a dynamic import when the

@@ -1,3 +1,4 @@
+import "server-only";
 import { isProviderAuthError, isRefreshTokenInvalid } from "@/lib/upstream/errors";
 import { postRealtimeCall, TRANSPORT_VOICE_MODE, type RealtimeCallRequest, type WebRealtimeTransport } from "@/lib/upstream/realtime";
 import type { BackendAuth } from "@/lib/upstream/types";

@@ -1,3 +1,4 @@
+import "server-only";
 import { pickUsageHeaders } from "@/lib/upstream/backend";
 import { readBoundedText } from "@/lib/upstream/http";
 import { isProviderAuthError, isRefreshTokenInvalid } from "@/lib/upstream/errors";
