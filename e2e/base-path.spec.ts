@@ -5,8 +5,10 @@ import { SignInPage } from "./pages/sign-in-page";
 import { startExtraApp } from "./support/extra-app";
 import { expectedReply } from "./support/mock-replies";
 
-// The build made by `npm run build:base-path`: LWC_BASE_PATH=/chat-app into .next-chat-app.
+// The build made by `npm run build:base-path`: LWC_BASE_PATH=/chat-app and LWC_API_BASE_PATH=/api/chatgpt
+// into .next-chat-app. Both are build-time settings; Next reads its basePath again at `next start`.
 const BASE_PATH = "/chat-app";
+const API = `${BASE_PATH}/api/chatgpt`;
 let app: NextServer;
 
 test.describe.configure({ mode: "serial" });
@@ -17,7 +19,7 @@ test.afterAll(async () => {
   await app?.stop();
 });
 
-test("under LWC_BASE_PATH=/chat-app the page signs in and streams a reply through /chat-app/api/provider", async ({ page, mock, account }) => {
+test("under LWC_BASE_PATH=/chat-app and LWC_API_BASE_PATH=/api/chatgpt the page signs in and streams a reply through /chat-app/api/chatgpt", async ({ page, mock, account }) => {
   const apiCalls: string[] = [];
   page.on("request", (request) => {
     const path = new URL(request.url()).pathname;
@@ -34,13 +36,19 @@ test("under LWC_BASE_PATH=/chat-app the page signs in and streams a reply throug
   await chat.sendAndWaitForReply(message, expectedReply(message));
 
   expect(apiCalls).toEqual(expect.arrayContaining([
-    `POST ${BASE_PATH}/api/provider/login`,
-    `GET ${BASE_PATH}/api/provider/status`,
-    `GET ${BASE_PATH}/api/provider/models`,
-    `POST ${BASE_PATH}/api/provider/responses`,
+    `POST ${API}/login`,
+    `GET ${API}/status`,
+    `GET ${API}/models`,
+    `POST ${API}/responses`,
   ]));
-  // Nothing was sent to the unprefixed paths (they are not this app's under the base path).
-  expect(apiCalls.filter((call) => !call.includes(`${BASE_PATH}/api/`))).toEqual([]);
+  // Nothing was sent anywhere else (the unprefixed paths and the route folder's own are not this app's API).
+  expect(apiCalls.filter((call) => !call.includes(`${API}/`))).toEqual([]);
   const [upstreamCall] = await mock.responsesRequestsOf(account.accountId);
   expect(upstreamCall).toBeDefined();
+
+  // The route folder's own path is not the API of this build: the handler answers only below /api/chatgpt.
+  const folderPath = await page.request.get(`${app.url}${BASE_PATH}/api/provider/session`);
+  expect(folderPath.status()).toBe(404);
+  const moved = await page.request.get(`${app.url}${API}/session`);
+  expect(await moved.json()).toMatchObject({ status: "authenticated" });
 });

@@ -5,7 +5,7 @@ import "server-only";
  * server starts with; lib/provider-app.ts builds the app's one handler from it.
  */
 import { z } from "zod";
-import { normalizeAppBasePath } from "@/lib/client/base-path";
+import { normalizeApiBasePath, normalizeAppBasePath } from "@/lib/client/base-path";
 import { createStoreFromEnv, STORE_ENV_VARIABLES } from "@/lib/stores";
 import { connectionPeerAddress } from "@/lib/server/connection-peer";
 import { randomId } from "@/lib/server/encoding";
@@ -123,6 +123,16 @@ const envSchema = z.object({
         return false;
       }
     }, "must be a path such as /chat-app"),
+  // Where the API answers below LWC_BASE_PATH (default /api/provider); next.config.ts rewrites it onto
+  // app/api/provider and inlines it, and lib/provider-app.ts mounts the handler there.
+  LWC_API_BASE_PATH: z.string().optional().transform((value, context) => {
+    try {
+      return normalizeApiBasePath(value);
+    } catch {
+      context.addIssue({ code: "custom", message: "must be a path under /api/ such as /api/chatgpt" });
+      return z.NEVER;
+    }
+  }),
   LWC_DIST_DIR: optionalText,
 });
 
@@ -178,6 +188,7 @@ export function optionsFromEnv(env: Record<string, string | undefined>): Provide
     );
   }
   return {
+    basePath: e.LWC_API_BASE_PATH,
     secrets: e.LWC_SECRET.length > 0 ? e.LWC_SECRET : developmentSecrets(),
     allowedOrigins: e.LWC_ALLOWED_ORIGINS,
     sessionTtlMs: e.LWC_SESSION_TTL_SECONDS * 1000,

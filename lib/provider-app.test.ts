@@ -19,10 +19,24 @@ describe("lib/provider-app", () => {
     expect(reply.headers.get("cache-control")).toBe("no-store");
   });
 
+  it("mounts the handler at LWC_API_BASE_PATH: the configured path answers, the route folder's own path does not", async () => {
+    vi.stubEnv("LWC_SECRET", SECRET);
+    vi.stubEnv("LWC_API_BASE_PATH", "/api/chatgpt/");
+    const { providerHandler } = await load();
+    expect(providerHandler.basePath).toBe("/api/chatgpt");
+    const moved = await providerHandler.handler(new Request("http://127.0.0.1:3000/api/chatgpt/session"));
+    expect(await moved.json()).toEqual({ status: "unauthenticated" });
+    const old = await providerHandler.handler(new Request("http://127.0.0.1:3000/api/provider/session"));
+    expect(old.status).toBe(404);
+    await old.arrayBuffer();
+  });
+
   it("maps every variable to an option, with the documented defaults", async () => {
     vi.stubEnv("LWC_SECRET", SECRET);
     const { optionsFromEnv } = await load();
     const defaults = optionsFromEnv({});
+    expect(defaults.basePath).toBe("/api/provider");
+    expect(optionsFromEnv({ LWC_API_BASE_PATH: "/api/chatgpt" }).basePath).toBe("/api/chatgpt");
     expect(defaults).toMatchObject({
       secrets: [],
       allowedOrigins: [],
@@ -76,6 +90,7 @@ describe("lib/provider-app", () => {
     expect(() => optionsFromEnv({ LWC_RATE_LIMIT_PER_MINUTE: "lots" })).toThrow(/LWC_RATE_LIMIT_PER_MINUTE/);
     expect(() => optionsFromEnv({ LWC_RESPONSES_PROXY: "maybe" })).toThrow(/LWC_RESPONSES_PROXY/);
     expect(() => optionsFromEnv({ LWC_BASE_PATH: "chat app" })).toThrow(/LWC_BASE_PATH/);
+    expect(() => optionsFromEnv({ LWC_API_BASE_PATH: "/chatgpt" })).toThrow(/LWC_API_BASE_PATH/);
     expect(() => optionsFromEnv({ LWC_MAX_STREAM_SECONDS: "0" })).toThrow(/LWC_MAX_STREAM_SECONDS/);
     expect(() => optionsFromEnv({ LWC_COOKIE_HOST_PREFIX: "yes please" })).toThrow(/LWC_COOKIE_HOST_PREFIX/);
     let message = "";

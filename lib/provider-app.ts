@@ -5,7 +5,9 @@ import { optionsFromEnv } from "./env-options";
 
 export { ENV_VARIABLES, optionsFromEnv } from "./env-options";
 
-const appOptions = optionsFromEnv(process.env);
+// LWC_API_BASE_PATH is a build-time setting: next.config.ts inlines it (this literal reads the build's
+// value under Next), like the page's calls and the rewrite onto app/api/provider, so the three agree.
+const appOptions = optionsFromEnv({ ...process.env, LWC_API_BASE_PATH: process.env.LWC_API_BASE_PATH });
 
 /** The one handler instance of the app, built from the environment once per server process. */
 export const providerHandler: ProviderHandler = createProviderHandler(appOptions);
