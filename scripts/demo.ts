@@ -42,6 +42,10 @@ async function refuseBusyPorts(): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  // Loaded here, not at the top: the path settings are read when lib/client/base-path.ts loads, and a
+  // bad LWC_BASE_PATH or LWC_API_BASE_PATH is then one line from main's catch, before anything starts.
+  const { demoBanner, demoUrls } = await import("./demo-banner");
+  demoUrls(appPort, process.env);
   await refuseBusyPorts();
   // codexAutoHandoff: in an agent voice call the mock's voice side asks to save a note by itself.
   const mock = await startMockUpstream({ port: mockPort, host: "127.0.0.1", codexAutoHandoff: true });
@@ -65,16 +69,7 @@ async function main(): Promise<void> {
     stdio: "inherit",
   });
 
-  console.log(`
-  Offline demo
-  ────────────
-  App:            http://localhost:${appPort}
-  Mock provider:  ${mock.url}  (its approval page: ${mock.verificationUrl})
-  Agent voice:    ${agentVoice}
-
-  Open the app, click "Sign in with ChatGPT", then approve the code on the
-  mock provider's page. No real account or network is used. Ctrl+C stops both.
-`);
+  console.log(demoBanner({ appPort, env, mock, agentVoice }));
 
   const shutdown = async () => {
     app.kill("SIGTERM");

@@ -1,0 +1,32 @@
+import { normalizeApiBasePath, normalizeAppBasePath } from "../lib/client/base-path";
+
+export interface DemoBannerInput {
+  appPort: number;
+  /** The environment `next dev` gets: its LWC_BASE_PATH and LWC_API_BASE_PATH say where the page and the API are. */
+  env: Record<string, string | undefined>;
+  mock: { url: string; verificationUrl: string };
+  agentVoice: string;
+}
+
+/** The page's and the API's URLs as the app will serve them; throws on a bad path setting (naming it, not its value). */
+export function demoUrls(appPort: number, env: Record<string, string | undefined>): { app: string; api: string } {
+  const origin = `http://localhost:${appPort}`;
+  const appBase = normalizeAppBasePath(env.LWC_BASE_PATH);
+  return { app: `${origin}${appBase || "/"}`, api: `${origin}${appBase}${normalizeApiBasePath(env.LWC_API_BASE_PATH)}` };
+}
+
+/** What `npm run demo` prints once both servers are starting. */
+export function demoBanner({ appPort, env, mock, agentVoice }: DemoBannerInput): string {
+  const urls = demoUrls(appPort, env);
+  return `
+  Offline demo
+  ────────────
+  App:            ${urls.app}
+  API:            ${urls.api}
+  Mock provider:  ${mock.url}  (its approval page: ${mock.verificationUrl})
+  Agent voice:    ${agentVoice}
+
+  Open the app, click "Sign in with ChatGPT", then approve the code on the
+  mock provider's page. No real account or network is used. Ctrl+C stops both.
+`;
+}
