@@ -30,6 +30,7 @@ const TITLES: Record<string, string> = {
   model_not_allowed: "Model not available",
   client_version_outdated: "Model not available yet",
   model_not_supported: "Model no longer offered",
+  images_not_supported: "This model reads text only",
   network_error: "Connection problem",
   responses_request_failed: "The model service failed",
   stream_failed: "Answer interrupted",
