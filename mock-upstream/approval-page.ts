@@ -76,9 +76,14 @@ function renderPage(values: { userCode: string; email: string; plan: string }, o
 </html>`;
 }
 
-/** GET /codex/device (prefills ?user_code=) */
-export const handleApprovalPage: RouteHandler = (_context, call) => {
-  const userCode = call.url.searchParams.get("user_code") ?? "";
+/**
+ * GET /codex/device: the code comes filled in, from ?user_code= or else the newest code still
+ * waiting for approval. The provider's real page gets no code in its link (it returns no
+ * verification URL; the app shows `{issuer}/codex/device`), so the app's link stays the real
+ * one and the mock page reads the code itself: the demo's one person approves without typing.
+ */
+export const handleApprovalPage: RouteHandler = (context, call) => {
+  const userCode = call.url.searchParams.get("user_code") ?? context.devices.newestPendingCode() ?? "";
   sendText(call.response, 200, "text/html; charset=utf-8", renderPage({ userCode, email: "", plan: PLANS[0]! }));
 };
 

@@ -230,6 +230,25 @@ describe("approval page", () => {
     expect(html).toMatch(/id="user_code"[^>]*value="ABCD-1234"/);
   });
 
+  it("without ?user_code= it fills in the newest code still waiting for approval, as the link the app shows carries none", async () => {
+    const prefilled = async () => /id="user_code"[^>]*value="([^"]*)"/.exec(await (await fetch(mock.verificationUrl)).text())?.[1];
+    expect(await prefilled()).toBe("");
+    const older = await requestCode();
+    const newer = await requestCode();
+    expect(await prefilled()).toBe(newer.user_code);
+    mock.approve(newer.user_code);
+    expect(await prefilled()).toBe(older.user_code);
+    mock.deny(older.user_code);
+    expect(await prefilled()).toBe("");
+    const expired = await requestCode();
+    mock.expire(expired.user_code);
+    expect(await prefilled()).toBe("");
+    // A code in the link still wins.
+    const waiting = await requestCode();
+    expect(waiting.user_code).not.toBe("ABCD-1234");
+    expect(/id="user_code"[^>]*value="([^"]*)"/.exec(await (await fetch(`${mock.verificationUrl}?user_code=ABCD-1234`)).text())?.[1]).toBe("ABCD-1234");
+  });
+
   it("escapes the prefilled code", async () => {
     const html = await (await fetch(`${mock.verificationUrl}?user_code=${encodeURIComponent('"><script>x</script>')}`)).text();
     expect(html).not.toContain("<script>x</script>");

@@ -71,6 +71,15 @@ export class DeviceFlow {
     return { deviceAuthId: record.deviceAuthId, userCode };
   }
 
+  /** The code issued last that still waits for approval (time-based expiry applied), if any. */
+  newestPendingCode(now = Date.now()): string | undefined {
+    for (const record of [...this.byId.values()].reverse()) {
+      this.applyExpiry(record, now);
+      if (record.state === "pending") return record.userCode;
+    }
+    return undefined;
+  }
+
   /** State of a user code as the approval page sees it (time-based expiry applied). */
   stateOf(userCode: string, now = Date.now()): DeviceState | "unknown" {
     const record = this.byUserCode.get(normalizeUserCode(userCode));
