@@ -12,6 +12,8 @@ interface DeviceCodePanelProps {
   userCode: string;
   verificationUrl: string;
   secondsLeft: number | null;
+  /** Seconds until the page checks for the approval again (0: checking now). */
+  nextCheckInSeconds: number | null;
   pollWarning: string | null;
   onCancel: () => void;
   busy: boolean;
@@ -29,7 +31,7 @@ function displayHost(url: string): string {
 }
 
 /** The pending login: the code, where to enter it, a QR code for phones, and a calm waiting state. */
-export function DeviceCodePanel({ userCode, verificationUrl, secondsLeft, pollWarning, onCancel, busy, headingRef }: DeviceCodePanelProps) {
+export function DeviceCodePanel({ userCode, verificationUrl, secondsLeft, nextCheckInSeconds, pollWarning, onCancel, busy, headingRef }: DeviceCodePanelProps) {
   return (
     <div className="flex flex-col gap-6">
       <div>
@@ -84,9 +86,17 @@ export function DeviceCodePanel({ userCode, verificationUrl, secondsLeft, pollWa
       </div>
 
       <div className="flex flex-wrap items-center justify-between gap-x-3 gap-y-2 border-t border-border pt-4">
-        <div data-testid="login-waiting" role="status" aria-live="polite" className="flex items-center gap-2.5 text-sm text-foreground">
-          <WaitingIndicator />
-          <span className="whitespace-nowrap">Waiting for approval…</span>
+        <div className="flex flex-col gap-0.5">
+          <div data-testid="login-waiting" role="status" aria-live="polite" className="flex items-center gap-2.5 text-sm text-foreground">
+            <WaitingIndicator />
+            <span className="whitespace-nowrap">Waiting for approval…</span>
+          </div>
+          {/* Outside the live region: a number that changes every second is not worth announcing. */}
+          {nextCheckInSeconds !== null && (
+            <p data-testid="next-check" className="whitespace-nowrap pl-9 text-xs tabular-nums text-muted-foreground">
+              {nextCheckInSeconds > 0 ? `Next check in ${nextCheckInSeconds} s` : "Checking now…"}
+            </p>
+          )}
         </div>
         {secondsLeft !== null && (
           <p className="flex items-center gap-1 whitespace-nowrap text-sm text-muted-foreground">

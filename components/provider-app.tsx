@@ -108,7 +108,7 @@ export function ProviderApp({ modelAccess = true }: { modelAccess?: boolean }) {
             ? "sign-in-error"
             : status === "expired"
               ? "expired"
-              : status === "error" && (state?.error === "authorization_denied" || state?.error === "access_denied")
+              : status === "error" && state?.error === "authorization_denied"
                 ? "denied"
                 : status === "error"
                   ? "error"
@@ -153,6 +153,7 @@ export function ProviderApp({ modelAccess = true }: { modelAccess?: boolean }) {
           userCode={state.userCode}
           verificationUrl={state.verificationUrl}
           secondsLeft={session.secondsLeft}
+          nextCheckInSeconds={session.nextCheckInSeconds}
           pollWarning={error?.message ?? session.pollWarning}
           onCancel={signOut}
           busy={busy}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parsePublicSessionState } from "./session-state";
+import { nextCheckDelayMs, parsePublicSessionState } from "./session-state";
 
 describe("parsePublicSessionState", () => {
   it("accepts every documented state and drops unknown fields", () => {
@@ -7,6 +7,12 @@ describe("parsePublicSessionState", () => {
     expect(
       parsePublicSessionState({ status: "pending", userCode: "ABCD-1234", verificationUrl: "https://x.test/device", interval: 5, expiresAt: 1_700_000_000_000 }),
     ).toEqual({ status: "pending", userCode: "ABCD-1234", verificationUrl: "https://x.test/device", interval: 5, expiresAt: 1_700_000_000_000 });
+    expect(parsePublicSessionState({ status: "pending", userCode: "ABCD-1234", interval: 5, nextCheckInMs: 1_250 })).toEqual({
+      status: "pending",
+      userCode: "ABCD-1234",
+      interval: 5,
+      nextCheckInMs: 1_250,
+    });
     expect(
       parsePublicSessionState({ status: "authenticated", user: { accountId: "a", email: "e@x.test", plan: "plus", more: true } }),
     ).toEqual({ status: "authenticated", user: { accountId: "a", email: "e@x.test", plan: "plus" } });
@@ -27,11 +33,31 @@ describe("parsePublicSessionState", () => {
       { status: "pending", userCode: 42 },
       { status: "pending", interval: "5" },
       { status: "pending", expiresAt: Number.NaN },
+      { status: "pending", nextCheckInMs: "soon" },
       { status: "authenticated", user: { accountId: "a", email: "e" } },
       { status: "authenticated", user: "me" },
       { status: "error", message: null },
     ]) {
       expect(parsePublicSessionState(bad)).toBeUndefined();
     }
+  });
+});
+
+describe("nextCheckDelayMs", () => {
+  it("waits as long as the server says the provider may not be asked yet, never a whole interval more", () => {
+    expect(nextCheckDelayMs({ status: "pending", interval: 5, nextCheckInMs: 4_200 })).toBe(4_200);
+    expect(nextCheckDelayMs({ status: "pending", interval: 5, nextCheckInMs: 40 })).toBe(40);
+    expect(nextCheckDelayMs({ status: "pending", interval: 5, nextCheckInMs: 0 })).toBe(0);
+  });
+
+  it("falls back to the interval from a server that does not say (in seconds, at least one)", () => {
+    expect(nextCheckDelayMs({ status: "pending", interval: 7 })).toBe(7_000);
+    expect(nextCheckDelayMs({ status: "pending", interval: 0 })).toBe(1_000);
+    expect(nextCheckDelayMs({ status: "pending" })).toBe(5_000);
+  });
+
+  it("never waits longer than the interval, nor less than nothing", () => {
+    expect(nextCheckDelayMs({ status: "pending", interval: 5, nextCheckInMs: 60_000 })).toBe(5_000);
+    expect(nextCheckDelayMs({ status: "pending", interval: 5, nextCheckInMs: -3 })).toBe(0);
   });
 });

@@ -18,6 +18,8 @@ export interface PublicSessionState {
   verificationUrl?: string;
   interval?: number;
   expiresAt?: number;
+  /** Pending: how long until the server may ask the provider again (ms), so the next /status reaches it. */
+  nextCheckInMs?: number;
   user?: SessionUser;
   error?: string;
   message?: string;
@@ -25,7 +27,7 @@ export interface PublicSessionState {
 
 const STATUSES: readonly string[] = ["unauthenticated", "pending", "authenticated", "expired", "error"];
 const TEXT_FIELDS = ["userCode", "verificationUrl", "error", "message"] as const;
-const NUMBER_FIELDS = ["interval", "expiresAt"] as const;
+const NUMBER_FIELDS = ["interval", "expiresAt", "nextCheckInMs"] as const;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -67,3 +69,14 @@ export function parsePublicSessionState(value: unknown): PublicSessionState | un
 
 /** Poll spacing when the server leaves `interval` out (the provider's own default). */
 export const DEFAULT_POLL_INTERVAL_SECONDS = 5;
+
+/**
+ * How long the page waits before its next GET /status: as long as the server says the provider may
+ * not be asked yet (so the check lands on the provider's interval and never adds to it), at most
+ * one interval; one interval from a server that does not say.
+ */
+export function nextCheckDelayMs(state: PublicSessionState): number {
+  const intervalMs = Math.max(1, state.interval ?? DEFAULT_POLL_INTERVAL_SECONDS) * 1000;
+  if (state.nextCheckInMs === undefined) return intervalMs;
+  return Math.min(intervalMs, Math.max(0, state.nextCheckInMs));
+}

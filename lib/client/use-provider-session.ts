@@ -6,6 +6,7 @@ import { createSessionApi, type SessionApi } from "./session-api";
 import { describeSessionError, type ProviderSessionError } from "./session-error";
 import {
   DEFAULT_POLL_INTERVAL_SECONDS,
+  nextCheckDelayMs,
   type PublicSessionState,
   type SessionStatus,
   type SessionUser,
@@ -30,6 +31,11 @@ export interface ProviderSession {
    * not shorten or lengthen it. At 0 the code stays pending until the server itself says `expired`.
    */
   secondsLeft: number | null;
+  /**
+   * Seconds until the page checks the sign-in again (pending only), updated every second; 0 while a
+   * check is on its way.
+   */
+  nextCheckInSeconds: number | null;
   /** The last failed action (reading the session, signing in or out), in words. Cleared by the next success. */
   error: ProviderSessionError | null;
   /** Set while polling keeps failing to reach the server; polling goes on at the same interval. */
@@ -51,6 +57,9 @@ export interface ProviderSession {
 
 const SESSION_ENDED_REASON = "Your sign-in ended: it expired or was signed out in another tab or device. Sign in again to continue; your conversations are still here.";
 
+/** The countdown clock ticks this long after a whole second, so it never reads the second before. */
+const TICK_MARGIN_MS = 20;
+
 function isAbort(error: unknown): boolean {
   return error instanceof DOMException && error.name === "AbortError";
 }
@@ -59,7 +68,8 @@ function isAbort(error: unknown): boolean {
  * The browser side of the device-code login: reads /session on mount (a pending login survives a
  * reload of the tab that started it and resumes polling; any other tab, or a page that finds a
  * cookie it did not get itself, reads signed out and its sign-in starts its own login), polls
- * /status at the server's interval (never faster, one request at a time) and stops at
+ * /status one request at a time, each when the server says the provider may be asked again (its
+ * `nextCheckInMs`: never faster than the interval, and never a whole interval late), and stops at
  * authenticated, expired or error.
  */
 export function useProviderSession(options: UseProviderSessionOptions = {}): ProviderSession {
@@ -80,17 +90,26 @@ export function useProviderSession(options: UseProviderSessionOptions = {}): Pro
   const [signedOutReason, setSignedOutReason] = useState<string | null>(null);
   const statusRef = useRef<SessionStatus | null>(null);
   const signingOutRef = useRef(false);
+  /** When (browser clock) the next /status is due, while pending. */
+  const [nextCheckAt, setNextCheckAt] = useState<number | null>(null);
+  const nextCheckAtRef = useRef<number | null>(null);
+  const scheduleCheck = useCallback((at: number | null) => {
+    nextCheckAtRef.current = at;
+    setNextCheckAt(at);
+  }, []);
 
   const applyState = useCallback((next: PublicSessionState) => {
     if (statusRef.current === "authenticated" && next.status === "unauthenticated" && !signingOutRef.current) {
       setSignedOutReason(SESSION_ENDED_REASON);
     }
     statusRef.current = next.status;
+    const receivedAt = Date.now();
+    scheduleCheck(next.status === "pending" ? receivedAt + nextCheckDelayMs(next) : null);
     setState(next);
-    setNow(Date.now());
+    setNow(receivedAt);
     setError(null);
     setPollWarning(null);
-  }, []);
+  }, [scheduleCheck]);
 
   const refresh = useCallback(async () => {
     try {
@@ -151,11 +170,14 @@ export function useProviderSession(options: UseProviderSessionOptions = {}): Pro
   const intervalSeconds = Math.max(1, state?.interval ?? DEFAULT_POLL_INTERVAL_SECONDS);
   const expiresAt = state?.expiresAt;
 
-  // Poll /status while pending: one request at a time, the next one `interval` seconds after the last answer.
+  // Poll /status while pending: one request at a time, each when the last answer said it is due.
   useEffect(() => {
     if (!isPending) return;
     const controller = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
+    const waitForNextCheck = () => {
+      timer = setTimeout(poll, Math.max(0, (nextCheckAtRef.current ?? Date.now() + intervalSeconds * 1000) - Date.now()));
+    };
 
     const poll = async () => {
       try {
@@ -163,36 +185,47 @@ export function useProviderSession(options: UseProviderSessionOptions = {}): Pro
         if (controller.signal.aborted) return;
         // The server decides expiry (it expires codes itself); the browser's clock may be off.
         applyState(next);
-        if (next.status === "pending") timer = setTimeout(poll, Math.max(1, next.interval ?? intervalSeconds) * 1000);
+        if (next.status === "pending") waitForNextCheck();
       } catch (caught) {
         if (controller.signal.aborted || isAbort(caught)) return;
         const described = describeSessionError(caught);
         setPollWarning(`${described.message} Still checking…`);
-        timer = setTimeout(poll, intervalSeconds * 1000);
+        scheduleCheck(Date.now() + intervalSeconds * 1000);
+        waitForNextCheck();
       }
     };
 
-    timer = setTimeout(poll, intervalSeconds * 1000);
+    waitForNextCheck();
     return () => {
       controller.abort();
       if (timer !== undefined) clearTimeout(timer);
     };
-  }, [api, applyState, isPending, userCode, intervalSeconds]);
+  }, [api, applyState, scheduleCheck, isPending, userCode, intervalSeconds]);
 
-  // A one-second clock for the countdown, only while a code is pending.
+  // A clock for the countdowns, only while a code is pending: every second, just after each whole
+  // second before the next check, so "Next check in 3 s" counts down without skipping a number.
   useEffect(() => {
     if (!isPending) return;
-    const timer = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(timer);
+    let timer: ReturnType<typeof setTimeout>;
+    const tick = () => {
+      const current = Date.now();
+      setNow(current);
+      const untilCheck = (nextCheckAtRef.current ?? current) - current;
+      timer = setTimeout(tick, (untilCheck > 0 ? untilCheck % 1000 || 1000 : 1000) + TICK_MARGIN_MS);
+    };
+    timer = setTimeout(tick, 1000);
+    return () => clearTimeout(timer);
   }, [isPending]);
 
   const secondsLeft = isPending && expiresAt !== undefined ? deviceCodeSecondsLeft(expiresAt, now, serverClockOffset) : null;
+  const nextCheckInSeconds = isPending && nextCheckAt !== null ? Math.max(0, Math.ceil((nextCheckAt - now) / 1000)) : null;
 
   return {
     status: state?.status ?? "loading",
     state,
     user: state?.status === "authenticated" ? (state.user ?? null) : null,
     secondsLeft,
+    nextCheckInSeconds,
     error,
     pollWarning,
     busy,

@@ -168,6 +168,8 @@ function isTransientPollFailure(error: ProviderAuthError): boolean {
 /**
  * GET /status for a pending session: at most one upstream poll, never faster than the interval
  * (lastPollAt in the record, plus a poll lock so concurrent requests on other instances do not poll).
+ * Both count from the start of the last poll, the moment the answer's nextCheckInMs points to: a
+ * slow provider answer does not push the next poll back.
  */
 export async function advancePending(
   ctx: ServerContext,
@@ -183,16 +185,21 @@ export async function advancePending(
   const intervalMs = device.intervalSeconds * 1000;
   const pendingState = { state: toPublicState(session.record, now) };
   if (device.lastPollAt !== undefined && now - device.lastPollAt < intervalMs) return pendingState;
-  // The lock covers the whole poll (it may take up to the request timeout) and then stays one more
-  // interval, so a request that read the record before this poll was written cannot poll again at once.
-  // Keyed by the login, not the session id: however many ids a login had, it polls once per interval.
+  // The lock covers the whole poll (it may take up to the request timeout) and then stays until one
+  // interval after the poll started, so a request that read the record before this poll was written
+  // cannot poll again before then. Keyed by the login, not the session id: however many ids a login
+  // had, it polls once per interval.
   const lockKey = `${POLL_LOCK_PREFIX}${session.record.loginId}`;
   const pollBudgetMs = Math.max(intervalMs, options.upstream.requestTimeoutMs + POLL_LOCK_MARGIN_MS);
-  if (!(await options.store.setIfAbsent(lockKey, "1", pollBudgetMs))) return pendingState;
+  if (!(await options.store.setIfAbsent(lockKey, "1", pollBudgetMs))) {
+    // Another request is polling for this login (or just did): the next chance is about an interval away.
+    const { state } = pendingState;
+    return { state: state.status === "pending" ? { ...state, nextCheckInMs: Math.max(state.nextCheckInMs, intervalMs) } : state };
+  }
   try {
     return await pollOnce(ctx, request, session, now);
   } finally {
-    await options.store.set(lockKey, "1", intervalMs).catch(() => undefined);
+    await options.store.set(lockKey, "1", Math.max(1, now + intervalMs - options.now())).catch(() => undefined);
   }
 }
 

@@ -1,10 +1,10 @@
 import "server-only";
-import type { SessionRecord } from "./session-record";
+import type { PendingRecord, SessionRecord } from "./session-record";
 
 /** What /login, /status, /session and /logout return. Never contains a token. */
 export type PublicSessionState =
   | { status: "unauthenticated" }
-  | { status: "pending"; userCode: string; verificationUrl: string; interval: number; expiresAt: number }
+  | { status: "pending"; userCode: string; verificationUrl: string; interval: number; expiresAt: number; nextCheckInMs: number }
   | { status: "authenticated"; user: { accountId: string; email: string; plan: string } }
   | { status: "expired"; error: string; message: string }
   | { status: "error"; error: string; message: string };
@@ -13,6 +13,14 @@ export const UNAUTHENTICATED: PublicSessionState = { status: "unauthenticated" }
 
 export const AUTHORIZATION_EXPIRED_MESSAGE = "The sign-in code expired before it was approved. Start a new sign-in.";
 export const REFRESH_TOKEN_INVALID_MESSAGE = "The sign-in is no longer valid. Sign in again.";
+
+/**
+ * How long until a /status may poll the provider again: one interval after the last poll started
+ * (after the code was issued, before the first poll). A check sent then reaches the provider.
+ */
+export function nextCheckInMs(device: PendingRecord["device"], now: number): number {
+  return Math.max(0, (device.lastPollAt ?? device.issuedAt) + device.intervalSeconds * 1000 - now);
+}
 
 /**
  * The public view of a record. A pending code whose 15 minutes are over reads as expired even
@@ -31,6 +39,7 @@ export function toPublicState(record: SessionRecord | null, now: number): Public
         verificationUrl: record.device.verificationUrl,
         interval: record.device.intervalSeconds,
         expiresAt: record.device.expiresAt,
+        nextCheckInMs: nextCheckInMs(record.device, now),
       };
     case "authenticated":
       return {

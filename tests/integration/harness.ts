@@ -3,6 +3,7 @@
  * HTTP, a cookie-keeping client, a controllable clock, captured log lines, every response body,
  * and every token the identity provider issued (seen on the wire by a recording fetch).
  */
+import { expect } from "vitest";
 import { createMemoryStore } from "@/lib/stores/memory-store";
 import type { KeyValueStore } from "@/lib/stores/types";
 import { createProviderHandler, type ProviderHandler } from "@/lib/server/handler";
@@ -52,6 +53,14 @@ export function recordingFetch(evidence: Evidence, inner: typeof fetch = fetch):
     }
     return response;
   };
+}
+
+/**
+ * A pending state as another reading of the same login shows it: every field the same except
+ * nextCheckInMs, which counts down with the clock.
+ */
+export function sameLogin<T extends object>(state: T): T {
+  return { ...state, nextCheckInMs: expect.any(Number) };
 }
 
 /** A clock tests can move forward; the handler and its memory store share it. */
