@@ -4,19 +4,19 @@ import { expectedReply } from "./support/mock-replies";
 test.describe("model-aware controls", () => {
   test("the picker shows model names, and a model above the server's client version as unavailable with the reason", async ({ signedInChat: chat }) => {
     await expect(chat.modelPicker.locator("option")).toHaveText([
-      "GPT-6.2 Sol · unavailable: needs a newer client version",
       "GPT-6.1 Sol",
       "GPT-6 Astra",
       "GPT-6 Sol",
       "GPT-6 Luna",
+      "GPT-6.2 Sol · unavailable: needs a newer client version",
       "GPT-5.5",
       "GPT-5.4-Mini · text only",
     ]);
-    const gated = chat.modelPicker.locator("option").first();
+    const gated = chat.modelPicker.locator("option").nth(4);
     await expect(gated).toHaveAttribute("value", "gpt-6.2-sol");
     await expect(gated).toBeDisabled();
     await expect(gated).toHaveAttribute("title", /LWC_CLIENT_VERSION/);
-    // The default is the first model the server can use, never the gated one.
+    // The default is the first model the server can use.
     await expect(chat.modelPicker).toHaveValue("gpt-6.1-sol");
   });
 

@@ -138,7 +138,7 @@ const CATALOG: readonly CatalogEntry[] = [
     display_name: "GPT-6.2 Sol",
     description: "The newest model: released after our pinned Codex version.",
     visibility: "list",
-    priority: 0,
+    priority: 6,
     minimal_client_version: nextMinor(clientVersionFile.clientVersion),
     default_reasoning_level: "low",
     supported_reasoning_levels: NEWEST_LEVELS,

@@ -36,9 +36,9 @@ function userMessage(text: string, id?: string) {
 describe("fetchModels against the mock upstream", () => {
   it("returns only listed models, sorted by priority, sending client_version and the backend headers", async () => {
     const models = await fetchModels(config, plus);
-    expect(models.map((model) => model.slug)).toEqual(["gpt-6.2-sol", "gpt-6.1-sol", "gpt-6-astra", "gpt-6-sol", "gpt-6-luna", "gpt-5.5", "gpt-5.4-mini"]);
+    expect(models.map((model) => model.slug)).toEqual(["gpt-6.1-sol", "gpt-6-astra", "gpt-6-sol", "gpt-6-luna", "gpt-6.2-sol", "gpt-5.5", "gpt-5.4-mini"]);
     expect(models.every((model) => model.visibility === "list")).toBe(true);
-    expect(models[1]?.service_tiers?.map((tier) => tier.id)).toEqual(["priority"]);
+    expect(models[0]?.service_tiers?.map((tier) => tier.id)).toEqual(["priority"]);
 
     const call = mock.requests({ path: MODELS_PATH }).at(-1);
     expect(call?.query.client_version).toBe(config.clientVersion);

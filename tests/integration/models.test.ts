@@ -30,7 +30,7 @@ describe("GET /models", () => {
     expect(reply.status).toBe(200);
     const body = reply.json<{ models: string[]; modelDetails: unknown[] }>();
     // 0.170.1 reaches every model of the mock, the one gated one minor above the pinned version too.
-    expect(body.models).toEqual(["gpt-6.2-sol", "gpt-6.1-sol", "gpt-6-astra", "gpt-6-sol", "gpt-6-luna", "gpt-5.5", "gpt-5.4-mini"]);
+    expect(body.models).toEqual(["gpt-6.1-sol", "gpt-6-astra", "gpt-6-sol", "gpt-6-luna", "gpt-6.2-sol", "gpt-5.5", "gpt-5.4-mini"]);
     const last = modelCalls().at(-1)!;
     expect(last.query.client_version).toBe("0.170.1");
     expect(last.headers["chatgpt-account-id"]).toBe("acct_demo");
@@ -47,7 +47,7 @@ describe("GET /models", () => {
     await signIn(h, client);
     const body = (await client.get("/models")).json<{ models: string[]; modelDetails: { slug: string }[] }>();
     expect(body.modelDetails.map((model) => model.slug)).toEqual(body.models);
-    expect(body.modelDetails[1]).toEqual({
+    expect(body.modelDetails[0]).toEqual({
       slug: "gpt-6.1-sol",
       displayName: "GPT-6.1 Sol",
       reasoningEfforts: ["low", "medium", "high", "xhigh", "max"],
