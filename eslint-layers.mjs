@@ -19,8 +19,8 @@ export const LAYERS = [
   },
   {
     files: ["lib/client/"],
-    allow: ["lib/client/", "lib/upstream/"],
-    why: "lib/client runs in the browser: besides itself, only lib/upstream's wire types and pure helpers",
+    allow: ["lib/client/", "lib/upstream/", "lib/error-codes.ts"],
+    why: "lib/client runs in the browser: besides itself, only lib/upstream's wire types and pure helpers and the error codes",
   },
   {
     files: ["lib/upstream/"],
@@ -31,6 +31,11 @@ export const LAYERS = [
     files: ["lib/logger.ts", "lib/one-per-process.ts"],
     allow: [],
     why: "the logger and onePerProcess sit below lib/server and agent voice and import nothing of ours",
+  },
+  {
+    files: ["lib/error-codes.ts"],
+    allow: [],
+    why: "the error codes are shared by the server and the browser and import nothing of ours",
   },
   {
     files: ["lib/agent-voice/"],

@@ -1,4 +1,5 @@
 import { APICallError, NoOutputGeneratedError } from "ai";
+import { apiErrorCode, type ApiErrorCode } from "@/lib/error-codes";
 import { parseJsonObject, readRetryAfterSeconds } from "./provider-proxy-error";
 
 /** The provider's usage limit, as the service reports it in a 429 `responses_request_failed` body. */
@@ -9,6 +10,9 @@ export interface UsageLimitInfo {
   planType?: string;
 }
 
+/** The service's code (lib/error-codes.ts), or one of the browser's own for failures it sees itself. */
+export type ChatErrorCode = ApiErrorCode | "usage_limit" | "images_not_supported" | "no_output" | "stream_failed";
+
 /**
  * A chat failure in a form the UI can show: `code` is the service's error code where there is one
  * (`rate_limited`, `model_not_allowed`, `not_authenticated`, `responses_request_failed`, ...), plus
@@ -17,7 +21,7 @@ export interface UsageLimitInfo {
  * that never reached or left the service cleanly.
  */
 export interface ChatErrorInfo {
-  code: string;
+  code: ChatErrorCode;
   message: string;
   status?: number;
   retryAfterSeconds?: number;
@@ -54,7 +58,7 @@ function readUsageLimit(body: Record<string, unknown>): UsageLimitInfo | undefin
 const IMAGES_REFUSED = /(?:The '([^']+)' model|model) does not support image inputs/i;
 
 function describeServiceError(status: number | undefined, body: Record<string, unknown> | undefined, retryAfterHeader?: string): ChatErrorInfo {
-  const code = typeof body?.error === "string" ? body.error : status === 401 ? "not_authenticated" : "responses_request_failed";
+  const code = apiErrorCode(body?.error) ?? (status === 401 ? "not_authenticated" : "responses_request_failed");
   const detail = typeof body?.detail === "string" ? body.detail : typeof body?.message === "string" ? body.message : undefined;
   const upstreamStatus = asNumber(body?.status) ?? status;
 

@@ -1,3 +1,8 @@
+import { apiErrorCode, type ApiErrorCode } from "@/lib/error-codes";
+
+/** The service's error code, the client's own for a reply it could not read, or `http_<status>` when the body had none. */
+export type ProxyErrorCode = ApiErrorCode | "invalid_models_response" | "invalid_session_response" | `http_${number}`;
+
 /**
  * Thrown by the browser client (listModels and the session calls) when the service answers with a
  * non-OK status. A 401 means the browser is signed out. Streaming errors from /responses do not use
@@ -8,7 +13,7 @@ export class ProviderProxyError extends Error {
   /** HTTP status of the service's answer. */
   readonly status: number;
   /** The service's error code (`not_authenticated`, `rate_limited`, ...), or `http_<status>` when the body had none. */
-  readonly code: string;
+  readonly code: ProxyErrorCode;
   /** Seconds to wait, from the body's `retryAfterSeconds` or the `retry-after` header (429 only). */
   readonly retryAfterSeconds?: number;
   /** The parsed JSON error body, when there was one. */
@@ -16,7 +21,7 @@ export class ProviderProxyError extends Error {
 
   constructor(options: {
     status: number;
-    code: string;
+    code: ProxyErrorCode;
     message: string;
     retryAfterSeconds?: number;
     body?: Record<string, unknown>;
@@ -65,7 +70,7 @@ export function readRetryAfterSeconds(
 export async function providerProxyErrorFromResponse(response: Response): Promise<ProviderProxyError> {
   const text = await response.text().catch(() => "");
   const body = parseJsonObject(text);
-  const code = typeof body?.error === "string" ? body.error : `http_${response.status}`;
+  const code = apiErrorCode(body?.error) ?? `http_${response.status}`;
   const bodyMessage = typeof body?.message === "string" ? body.message : undefined;
   return new ProviderProxyError({
     status: response.status,

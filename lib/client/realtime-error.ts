@@ -1,4 +1,16 @@
+import { apiErrorCode, type ApiErrorCode } from "@/lib/error-codes";
 import { parseJsonObject } from "./provider-proxy-error";
+
+/** The service's error code, one of the browser's own below, or `http_<status>` for a reply without one. */
+export type RealtimeErrorCode =
+  | ApiErrorCode
+  | "microphone_denied"
+  | "microphone_unavailable"
+  | "unsupported_browser"
+  | "connection_failed"
+  | "connection_lost"
+  | "aborted"
+  | `http_${number}`;
 
 /**
  * Why a voice call could not start or stopped. `code` is the service's error code where the
@@ -13,16 +25,17 @@ import { parseJsonObject } from "./provider-proxy-error";
  * - `network_error`: the request to our route never got an answer.
  * - `connection_failed`: the media connection never came up.
  * - `connection_lost`: the media connection dropped during the call.
+ * - `aborted`: the call was cancelled before it connected.
  */
 export class RealtimeError extends Error {
   override readonly name = "RealtimeError";
-  readonly code: string;
+  readonly code: RealtimeErrorCode;
   /** HTTP status of our route's answer, when there was one. */
   readonly status?: number;
   /** The parsed JSON error body of our route, when there was one. */
   readonly body?: Record<string, unknown>;
 
-  constructor(options: { code: string; message: string; status?: number; body?: Record<string, unknown>; cause?: unknown }) {
+  constructor(options: { code: RealtimeErrorCode; message: string; status?: number; body?: Record<string, unknown>; cause?: unknown }) {
     super(options.message, { cause: options.cause });
     this.code = options.code;
     this.status = options.status;
@@ -42,7 +55,7 @@ export function isRealtimeError(error: unknown): error is RealtimeError {
 export async function realtimeErrorFromResponse(response: Response): Promise<RealtimeError> {
   const text = await response.text().catch(() => "");
   const body = parseJsonObject(text);
-  const code = typeof body?.error === "string" ? body.error : response.status === 401 ? "not_authenticated" : `http_${response.status}`;
+  const code = apiErrorCode(body?.error) ?? (response.status === 401 ? "not_authenticated" : `http_${response.status}`);
   const serverMessage = typeof body?.message === "string" ? body.message : typeof body?.detail === "string" ? body.detail : undefined;
   return new RealtimeError({
     code,
@@ -66,7 +79,7 @@ export function microphoneError(error: unknown): RealtimeError {
 
 /** A voice failure in words for people: a title, what happened, and what to do about it. */
 export interface RealtimeErrorInfo {
-  code: string;
+  code: RealtimeErrorCode;
   title: string;
   message: string;
   /** Whether trying again can help without changing anything (a retry button makes sense). */

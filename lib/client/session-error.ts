@@ -1,3 +1,4 @@
+import { apiErrorCode, type ApiErrorCode } from "@/lib/error-codes";
 import { isProviderProxyError } from "./provider-proxy-error";
 
 /** A sign-in problem in words, with the service's code kept for tests and logs. */
@@ -7,7 +8,7 @@ export interface ProviderSessionError {
   retryAfterSeconds?: number;
 }
 
-const MESSAGES: Record<string, string> = {
+const MESSAGES: Partial<Record<ApiErrorCode, string>> = {
   device_code_disabled:
     "Sign-in with a device code is turned off for this account. Enable device code login in your ChatGPT security settings, then try again.",
   device_code_request_failed: "ChatGPT did not hand out a sign-in code just now. Try again in a moment.",
@@ -24,7 +25,8 @@ const MESSAGES: Record<string, string> = {
 
 /** Words for a session-level error code (from a failed call or an `error` session state). */
 export function describeSessionErrorCode(code: string, serverMessage?: string): ProviderSessionError {
-  return { code, message: MESSAGES[code] ?? serverMessage ?? `Signing in failed (${code}). Try again.` };
+  const known = apiErrorCode(code);
+  return { code, message: (known && MESSAGES[known]) ?? serverMessage ?? `Signing in failed (${code}). Try again.` };
 }
 
 /** Words for whatever a session call threw. */
@@ -38,7 +40,8 @@ export function describeSessionError(error: unknown): ProviderSessionError {
         message: `Too many sign-in attempts — try again in ${seconds} ${seconds === 1 ? "second" : "seconds"}.`,
       };
     }
-    return describeSessionErrorCode(error.code, error.status >= 500 && !MESSAGES[error.code] ? `The server had a problem (status ${error.status}). Try again.` : error.message);
+    const known = apiErrorCode(error.code);
+    return describeSessionErrorCode(error.code, error.status >= 500 && !(known && MESSAGES[known]) ? `The server had a problem (status ${error.status}). Try again.` : error.message);
   }
   return { code: "network_error", message: "Couldn't reach the server. Check your connection and try again." };
 }

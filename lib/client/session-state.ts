@@ -3,6 +3,8 @@
  * screen, and zod (even zod/mini) would add about 27 KB gzipped to it (`npm run bench`).
  */
 
+import type { ApiErrorCode } from "@/lib/error-codes";
+
 export type SessionStatus = "unauthenticated" | "pending" | "authenticated" | "expired" | "error";
 
 export interface SessionUser {
@@ -21,12 +23,13 @@ export interface PublicSessionState {
   /** Pending: how long until the server may ask the provider again (ms), so the next /status reaches it. */
   nextCheckInMs?: number;
   user?: SessionUser;
-  error?: string;
+  /** Why, for `expired` and `error` (a code of lib/error-codes.ts; taken as sent, the list stays out of this bundle). */
+  error?: ApiErrorCode;
   message?: string;
 }
 
 const STATUSES: readonly string[] = ["unauthenticated", "pending", "authenticated", "expired", "error"];
-const TEXT_FIELDS = ["userCode", "verificationUrl", "error", "message"] as const;
+const TEXT_FIELDS = ["userCode", "verificationUrl", "message"] as const;
 const NUMBER_FIELDS = ["interval", "expiresAt", "nextCheckInMs"] as const;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -52,6 +55,10 @@ export function parsePublicSessionState(value: unknown): PublicSessionState | un
     if (fieldValue === undefined) continue;
     if (typeof fieldValue !== "string") return undefined;
     state[field] = fieldValue;
+  }
+  if (value.error !== undefined) {
+    if (typeof value.error !== "string") return undefined;
+    state.error = value.error as ApiErrorCode;
   }
   for (const field of NUMBER_FIELDS) {
     const fieldValue = value[field];

@@ -4,6 +4,7 @@ import {
   pollDeviceAuthorization,
   requestDeviceCode,
 } from "@/lib/upstream/device-flow";
+import type { ApiErrorCode } from "@/lib/error-codes";
 import { ProviderAuthError, isProviderAuthError } from "@/lib/upstream/errors";
 import { readAccountInfo } from "@/lib/upstream/jwt";
 import { revokeRefreshToken } from "@/lib/upstream/tokens";
@@ -133,7 +134,7 @@ async function movedTo(ctx: ServerContext, request: Request, sessionId: string, 
   return { state: toPublicState(record, ctx.options.now()), setCookie, loginNonce: record.device.nonce };
 }
 
-function withFailure(record: SessionRecord, state: "expired" | "error", code: string, message: string): SessionRecord {
+function withFailure(record: SessionRecord, state: "expired" | "error", code: ApiErrorCode, message: string): SessionRecord {
   return {
     version: 1,
     loginId: record.loginId,

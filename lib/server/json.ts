@@ -1,4 +1,6 @@
 import "server-only";
+import { apiErrorCode, type ApiErrorCode } from "@/lib/error-codes";
+
 /** Every reply of the handler carries this: session state and model output must never be cached. */
 export const NO_STORE = "no-store";
 
@@ -17,14 +19,23 @@ export function textResponse(text: string, status: number, headers?: HeadersInit
   return new Response(text, { status, headers: merged });
 }
 
-/** `{error, ...fields}` with the given status. */
+/** `{error, ...fields}` with the given status; `error` is one of the API's codes (lib/error-codes.ts). */
 export function errorResponse(
   status: number,
-  error: string,
+  error: ApiErrorCode,
   fields: Record<string, unknown> = {},
   headers?: HeadersInit,
 ): Response {
   return jsonResponse({ error, ...fields }, { status, headers });
+}
+
+/**
+ * The reply code for a provider failure a route passes on (`device_code_disabled`, `network_error`,
+ * `models_request_failed`, ...). The upstream layer has codes of its own that never reach a reply
+ * (`authorization_pending`, the token-export ones); one that did would be a bug: `internal_error`.
+ */
+export function passedOnCode(providerCode: string): ApiErrorCode {
+  return apiErrorCode(providerCode) ?? "internal_error";
 }
 
 /**

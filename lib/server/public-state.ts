@@ -1,4 +1,5 @@
 import "server-only";
+import type { ApiErrorCode } from "@/lib/error-codes";
 import type { PendingRecord, SessionRecord } from "./session-record";
 
 /** What /login, /status, /session and /logout return. Never contains a token. */
@@ -6,8 +7,8 @@ export type PublicSessionState =
   | { status: "unauthenticated" }
   | { status: "pending"; userCode: string; verificationUrl: string; interval: number; expiresAt: number; nextCheckInMs: number }
   | { status: "authenticated"; user: { accountId: string; email: string; plan: string } }
-  | { status: "expired"; error: string; message: string }
-  | { status: "error"; error: string; message: string };
+  | { status: "expired"; error: ApiErrorCode; message: string }
+  | { status: "error"; error: ApiErrorCode; message: string };
 
 export const UNAUTHENTICATED: PublicSessionState = { status: "unauthenticated" };
 

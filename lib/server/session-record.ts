@@ -1,5 +1,6 @@
 import "server-only";
 import { z } from "zod";
+import { API_ERROR_CODES } from "@/lib/error-codes";
 
 /**
  * The server-side record of one login session, sealed (encrypted + authenticated with the secrets)
@@ -37,7 +38,7 @@ const accountSchema = z.object({
   userId: z.string().optional(),
 });
 
-const failureSchema = z.object({ code: z.string(), message: z.string() });
+const failureSchema = z.object({ code: z.enum(API_ERROR_CODES), message: z.string() });
 
 const commonFields = {
   version: z.literal(1),

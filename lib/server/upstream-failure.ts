@@ -1,7 +1,7 @@
 import "server-only";
 import { describeUpstreamFailure, isCloudflareChallenge, pickUsageHeaders } from "@/lib/upstream/backend";
 import { classifyModelRefusal, type ModelRefusal } from "@/lib/upstream/model-refusal";
-import { jsonResponse } from "./json";
+import { errorResponse } from "./json";
 import { identifierOrUndefined, LOG_PREFIX, type Logger } from "@/lib/logger";
 import { bodyForLog } from "./upstream-log";
 
@@ -73,21 +73,21 @@ export function upstreamFailureResponse(logger: Logger, upstream: Response, body
   logger.error(`${LOG_PREFIX} upstream /responses failed: ${describeUpstreamFailureForLog(upstream.status, bodyText, inputs)}`);
   if (upstream.status < 400) {
     const detail = `Upstream answered with a redirect (HTTP ${upstream.status}), which is not followed.`;
-    return jsonResponse({ error: "responses_request_failed", status: 502, detail }, { status: 502 });
+    return errorResponse(502, "responses_request_failed", { status: 502, detail });
   }
   const { status } = upstream;
   const detail = describeUpstreamFailure(status, bodyText, inputs);
   const refusal = classifyModelRefusal(status, bodyText);
   if (refusal) {
-    const body = { error: refusal.code, status, model: refusal.model, message: refusalMessage(refusal), detail };
-    return jsonResponse(body, { status, headers: pickUsageHeaders(upstream.headers) });
+    const fields = { status, model: refusal.model, message: refusalMessage(refusal), detail };
+    return errorResponse(status, refusal.code, fields, pickUsageHeaders(upstream.headers));
   }
-  const body: Record<string, unknown> = { error: "responses_request_failed", status, detail };
+  const fields: Record<string, unknown> = { status, detail };
   if (status === 429) {
     const usageLimit = parseUsageLimit(bodyText);
-    if (usageLimit) body.usageLimit = usageLimit;
+    if (usageLimit) fields.usageLimit = usageLimit;
   }
-  return jsonResponse(body, { status, headers: pickUsageHeaders(upstream.headers) });
+  return errorResponse(status, "responses_request_failed", fields, pickUsageHeaders(upstream.headers));
 }
 
 /**
@@ -97,10 +97,7 @@ export function upstreamFailureResponse(logger: Logger, upstream: Response, body
 export function unexpectedContentTypeResponse(logger: Logger, upstream: Response): Response {
   const type = identifierOrUndefined(upstream.headers.get("content-type")?.split(";")[0]?.trim()) ?? "none";
   logger.error(`${LOG_PREFIX} upstream /responses failed: status=${upstream.status} content-type=${type}`);
-  return jsonResponse(
-    { error: "responses_request_failed", status: 502, detail: "Upstream answered with something that is not an event stream." },
-    { status: 502 },
-  );
+  return errorResponse(502, "responses_request_failed", { status: 502, detail: "Upstream answered with something that is not an event stream." });
 }
 
 /** True for `text/event-stream` (with or without parameters). */

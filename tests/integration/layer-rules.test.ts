@@ -57,11 +57,13 @@ describe("layer rules", () => {
 
   it("the logger sits below lib/server and agent voice: it imports nothing of ours, and agent voice never imports lib/server", async () => {
     expect(await layerErrors("lib/logger.ts", 'export * from "./server/json";')).toHaveLength(1);
+    expect(await layerErrors("lib/error-codes.ts", 'export * from "./server/json";')).toHaveLength(1);
     expect(await layerErrors("lib/agent-voice/some.ts", 'export * from "@/lib/server/json";')).toHaveLength(1);
     expect(await layerErrors("lib/agent-voice/some.ts", 'export * from "@/lib/logger";\nexport * from "../stores/types";')).toEqual([]);
   });
 
   it("lib/client imports nothing server-side", async () => {
+    expect(await layerErrors("lib/client/some.ts", 'export * from "@/lib/error-codes";')).toEqual([]);
     for (const target of ["@/lib/server/json", "@/lib/provider-app", "../stores/types"]) {
       expect(await layerErrors("lib/client/some.ts", `export * from "${target}";`), target).toHaveLength(1);
     }

@@ -1,8 +1,9 @@
 import "server-only";
+import type { ApiErrorCode } from "@/lib/error-codes";
 import { isProviderAuthError } from "@/lib/upstream/errors";
 import type { StateOutcome } from "../device-login";
 import { loginLimitKeys } from "../client-address";
-import { jsonResponse } from "../json";
+import { jsonResponse, passedOnCode } from "../json";
 import { LOG_PREFIX } from "@/lib/logger";
 import { LOGIN_NONCE_HEADER } from "../login-nonce";
 import { toPublicState } from "../public-state";
@@ -21,7 +22,7 @@ function stateResponse(outcome: StateOutcome): Response {
 const RATE_LIMIT_MESSAGES = {
   client: { error: "rate_limited", message: "Too many sign-in attempts from this address. Try again shortly." },
   all: { error: "login_busy", message: "Too many sign-ins are being started right now. Try again shortly." },
-} as const;
+} as const satisfies Record<string, { error: ApiErrorCode; message: string }>;
 
 /** /login, /status, /session and /logout: each answers the public session state. */
 export function createLoginRoutes(ctx: ServerContext, manager: SessionManager) {
@@ -42,7 +43,7 @@ export function createLoginRoutes(ctx: ServerContext, manager: SessionManager) {
       // The message never names the upstream address; the log line does.
       if (!isProviderAuthError(error)) throw error;
       ctx.options.logger.error(`${LOG_PREFIX} upstream /login failed: ${describeProviderErrorForLog(error)}`);
-      return jsonResponse({ status: "error", error: error.code, message: error.message }, { status: 502 });
+      return jsonResponse({ status: "error", error: passedOnCode(error.code), message: error.message }, { status: 502 });
     }
   };
 

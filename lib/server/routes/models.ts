@@ -1,16 +1,17 @@
 import "server-only";
+import type { ApiErrorCode } from "@/lib/error-codes";
 import { isProviderAuthError, isRefreshTokenInvalid } from "@/lib/upstream/errors";
 import { toModelDetails } from "@/lib/upstream/models";
 import { fetchAccountModels, type AccountModelsCache } from "../account-models";
 import type { ServerContext } from "../context";
-import { jsonResponse } from "../json";
+import { jsonResponse, passedOnCode } from "../json";
 import type { RouteHandler } from "../router";
 import { isAuthenticated } from "../session-record";
 import type { SessionManager } from "../session-manager";
 
 export const NOT_AUTHENTICATED_MESSAGE = "Sign in first: this request has no authenticated session.";
 
-function modelsError(status: number, error: string, message: string): Response {
+function modelsError(status: number, error: ApiErrorCode, message: string): Response {
   return jsonResponse({ models: [], error, message }, { status });
 }
 
@@ -30,7 +31,7 @@ export function createModelsRoute(ctx: ServerContext, manager: SessionManager, c
       if (!limit.success) {
         const retryAfterSeconds = Math.max(1, Math.ceil((limit.reset - ctx.options.now()) / 1000));
         return jsonResponse(
-          { models: [], error: "rate_limited", message: "Too many requests for this session. Try again shortly.", retryAfterSeconds },
+          { models: [], error: "rate_limited" satisfies ApiErrorCode, message: "Too many requests for this session. Try again shortly.", retryAfterSeconds },
           { status: 429, headers: { "retry-after": String(retryAfterSeconds) } },
         );
       }
@@ -51,7 +52,7 @@ export function createModelsRoute(ctx: ServerContext, manager: SessionManager, c
       // The backend's own status for a failed models call; 502 for network and refresh trouble.
       const upstreamStatus = error.code === "models_request_failed" ? error.status : undefined;
       const status = upstreamStatus !== undefined && upstreamStatus >= 400 ? upstreamStatus : 502;
-      return modelsError(status, error.code, error.message);
+      return modelsError(status, passedOnCode(error.code), error.message);
     }
   };
 }
