@@ -4,6 +4,7 @@ import { delayUnlessClosed } from "./http-util";
 import { generatedPng, GENERATED_SIZE, IMAGE_REFUSAL_MARKER, imageCallId, imageGenerationTool, partialImageCount } from "./images-out";
 import { instructionsNote, lastUserText, reasoningSummaryFor, replyFor, usageFor, wordPieces } from "./reply-text";
 import { structuredReply } from "./structured-reply";
+import { citedAnswer, searchQuery, webSearchCallId, webSearchTool, WEB_SEARCH_SOURCES_INCLUDE, type UrlCitation } from "./web-search";
 import type { ValidResponsesRequest } from "./responses-validation";
 
 export function itemId(prefix: string): string {
@@ -79,7 +80,12 @@ export async function writeResponseStream(
   const summary = reasoned && request.reasoningSummary ? reasoningSummaryFor(request.input) : null;
   // The echo, with the instructions it got; JSON instead when the request asks for structured output.
   const echo = replyFor(request.input);
-  const reply = options.reply ?? structuredReply(request.body, echo) ?? echo + instructionsNote(request.instructions);
+  const answer = options.reply ?? structuredReply(request.body, echo) ?? echo + instructionsNote(request.instructions);
+  // With the web_search tool: one search for the question, and an answer citing what it found.
+  const query = webSearchTool(request.body.tools) ? searchQuery(lastUserText(request.input)) : null;
+  const cited = query === null ? null : citedAnswer(answer, query);
+  const reply = cited?.text ?? answer;
+  const citations: UrlCitation[] = cited?.citations ?? [];
   const envelope = responseEnvelope(request, itemId("resp"), Math.floor(Date.now() / 1000));
   const output: unknown[] = [];
   let outputIndex = 0;
@@ -118,6 +124,22 @@ export async function writeResponseStream(
         ? { encrypted_content: `gAAAAAB${randomBytes(96).toString("base64url")}` }
         : {}),
     };
+    output.push(item);
+    send("response.output_item.done", { output_index: index, item });
+  }
+
+  if (query !== null) {
+    const id = webSearchCallId();
+    const index = outputIndex++;
+    send("response.output_item.added", { output_index: index, item: { id, type: "web_search_call", status: "in_progress" } });
+    for (const stage of ["in_progress", "searching", "completed"]) {
+      if (!(await pause())) return "aborted";
+      send(`response.web_search_call.${stage}`, { output_index: index, item_id: id });
+    }
+    const sources = request.include.includes(WEB_SEARCH_SOURCES_INCLUDE)
+      ? { sources: citations.map((citation) => ({ type: "url", url: citation.url })) }
+      : {};
+    const item = { id, type: "web_search_call", status: "completed", action: { type: "search", query, ...sources } };
     output.push(item);
     send("response.output_item.done", { output_index: index, item });
   }
@@ -189,7 +211,16 @@ export async function writeResponseStream(
       return "cut";
     }
   }
-  const part = { type: "output_text", annotations: [], logprobs: [], text: reply };
+  citations.forEach((annotation, annotationIndex) => {
+    send("response.output_text.annotation.added", {
+      item_id: messageId,
+      output_index: messageIndex,
+      content_index: 0,
+      annotation_index: annotationIndex,
+      annotation,
+    });
+  });
+  const part = { type: "output_text", annotations: citations, logprobs: [], text: reply };
   send("response.output_text.done", { item_id: messageId, output_index: messageIndex, content_index: 0, text: reply, logprobs: [] });
   send("response.content_part.done", { item_id: messageId, output_index: messageIndex, content_index: 0, part });
   const message = { id: messageId, type: "message", status: "completed", content: [part], role: "assistant" };
