@@ -6,8 +6,8 @@ import {
   VOICE_MODES,
   type RealtimeCallRequest,
 } from "@/lib/upstream/realtime";
-import { readBodyWithLimit } from "./body-limit";
 import { errorResponse } from "./json";
+import { readJsonBody } from "./json-body";
 
 export const MAX_INSTRUCTIONS_CHARS = 8000;
 
@@ -36,29 +36,16 @@ function invalid(message: string): RealtimeBodyResult {
   return { ok: false, response: errorResponse(400, "invalid_realtime_request", { message }) };
 }
 
-/**
- * `POST /realtime` body: size first (413 before any parsing, by Content-Length and by counting),
- * then JSON, then the shape. Messages name the field and never echo the body.
- */
+/** `POST /realtime` body: the JSON body (lib/server/json-body.ts), then its shape. Messages name the field and never echo the body. */
 export async function readRealtimeBody(request: Request, maxRequestBytes: number): Promise<RealtimeBodyResult> {
-  const read = await readBodyWithLimit(request, maxRequestBytes);
-  if (!read.ok && read.reason === "too_large") {
-    return { ok: false, response: errorResponse(413, "realtime_request_too_large", { maxRequestBytes }) };
-  }
-  if (!read.ok) {
-    if (request.signal.aborted) return { ok: false, response: new Response(null, { status: 499 }) };
-    return invalid("The request body could not be read to its end.");
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(new TextDecoder().decode(read.bytes));
-  } catch {
-    return invalid("The request body must be JSON: {sdp, session}.");
-  }
-  if (typeof json !== "object" || json === null || Array.isArray(json)) {
-    return invalid("The request body must be a JSON object: {sdp, session}.");
-  }
-  const parsed = bodySchema.safeParse(json);
+  const read = await readJsonBody(request, {
+    maxRequestBytes,
+    tooLarge: "realtime_request_too_large",
+    invalid: "invalid_realtime_request",
+    shape: "{sdp, session}",
+  });
+  if (!read.ok) return read;
+  const parsed = bodySchema.safeParse(read.body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue?.path.length ? issue.path.join(".") : "body";

@@ -1,4 +1,4 @@
-/** A deeply nested /responses body is a 400 found during validation, before it can cost a rate-limit slot. */
+/** A deeply nested body is a 400 found during validation, before it can cost a rate-limit slot. */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createEvidence, findLeakedTokens, responsesBody, signIn, startHarness, type Harness } from "./harness";
 
@@ -33,4 +33,13 @@ it("still accepts ordinary nesting (a tool schema a few levels deep)", async () 
   for (let level = 0; level < 20; level += 1) schema = { type: "object", properties: { inner: schema } };
   const reply = await user.post("/responses", responsesBody(undefined, { tools: [{ type: "function", name: "f", parameters: schema }] }));
   expect(reply.status).toBe(200);
+});
+
+it("/realtime refuses a deeply nested body the same way (one JSON body reader for every route)", async () => {
+  const user = h.client();
+  await signIn(h, user);
+  const deep = `{"sdp":"v=0","session":{"voice":${"[".repeat(100)}${"]".repeat(100)}}}`;
+  const reply = await user.post("/realtime", deep);
+  expect(reply.status).toBe(400);
+  expect(reply.json()).toEqual({ error: "invalid_realtime_request", message: expect.stringMatching(/nests deeper/) });
 });

@@ -31,16 +31,16 @@ function firstIssue(error: z.ZodError): string {
   return path ? `${path}: ${issue?.message ?? "invalid"}` : (issue?.message ?? "invalid body");
 }
 
-export function parseStartBody(value: unknown): Parsed<{ sdp: string; voice?: string; model?: string }> {
-  if (value === undefined) return { ok: false, message: "The body must be JSON: {sdp, session: {voice, model}}." };
+/** The start's JSON object (lib/server/json-body.ts read it), checked. */
+export function parseStartBody(value: Record<string, unknown>): Parsed<{ sdp: string; voice?: string; model?: string }> {
   const parsed = startSchema.safeParse(value);
   if (!parsed.success) return { ok: false, message: firstIssue(parsed.error) };
   const { sdp, session } = parsed.data;
   return { ok: true, value: { sdp, ...(session?.voice ? { voice: session.voice } : {}), ...(session?.model ? { model: session.model } : {}) } };
 }
 
-export function parseConfirmBody(value: unknown): Parsed<{ callId: string; confirmation: { approved: boolean } }> {
-  if (value === undefined) return { ok: false, message: "The body must be JSON: {callId, confirmation: {approved}}." };
+/** The confirmation's JSON object, checked. */
+export function parseConfirmBody(value: Record<string, unknown>): Parsed<{ callId: string; confirmation: { approved: boolean } }> {
   const parsed = confirmSchema.safeParse(value);
   if (!parsed.success) return { ok: false, message: firstIssue(parsed.error) };
   return { ok: true, value: parsed.data };

@@ -12,9 +12,9 @@ import { isStartRefused, type StartRefusedError } from "@/lib/agent-voice/start-
 import type { AgentSandbox, SandboxStatus } from "@/lib/agent-voice/sandbox/types";
 import type { AppServerOptions } from "@/lib/agent-voice/types";
 import { cachedAccountModelSlugs, type AccountModelsCache } from "../account-models";
-import { readBodyWithLimit } from "../body-limit";
 import type { ServerContext } from "../context";
 import { errorResponse, jsonResponse, NO_STORE } from "../json";
+import { readJsonBody } from "../json-body";
 import { describeErrorForLog, LOG_PREFIX } from "@/lib/logger";
 import { realtimeRateLimited } from "../realtime-limit";
 import type { RouteHandler } from "../router";
@@ -89,19 +89,6 @@ export function createAppServerRoutes(
   );
   const bridge = () => liveSessions;
 
-  async function readJson(request: Request): Promise<{ ok: true; value: unknown } | { ok: false; response: Response }> {
-    const body = await readBodyWithLimit(request, maxRequestBytes);
-    if (!body.ok && body.reason === "too_large") {
-      return { ok: false, response: errorResponse(413, "realtime_request_too_large", { maxRequestBytes }) };
-    }
-    if (!body.ok) return { ok: false, response: errorResponse(400, "invalid_realtime_request", { message: "The body could not be read." }) };
-    try {
-      return { ok: true, value: JSON.parse(new TextDecoder().decode(body.bytes)) };
-    } catch {
-      return { ok: true, value: undefined };
-    }
-  }
-
   async function isModelAllowed(session: LoadedSession<AuthenticatedRecord>, model: string): Promise<boolean> {
     if (options.allowedModels) return options.allowedModels.has(model);
     const slugs = await cachedAccountModelSlugs(ctx, manager, modelsCache, session);
@@ -132,9 +119,14 @@ export function createAppServerRoutes(
     if (!isAuthenticated(session)) return notAuthenticated();
     // Fail closed, before anything else is asked or spawned.
     if (!(await sandboxStatus()).available) return sandboxUnavailable();
-    const json = await readJson(request);
+    const json = await readJsonBody(request, {
+      maxRequestBytes,
+      tooLarge: "realtime_request_too_large",
+      invalid: "invalid_realtime_request",
+      shape: "{sdp, session: {voice, model}}",
+    });
     if (!json.ok) return json.response;
-    const parsed = parseStartBody(json.value);
+    const parsed = parseStartBody(json.body);
     if (!parsed.ok) return errorResponse(400, "invalid_realtime_request", { message: parsed.message });
     const { sdp, voice, model } = parsed.value;
 
@@ -247,9 +239,14 @@ export function createAppServerRoutes(
     if ("response" in found) return found.response;
     const confirmTool = options.confirmTool;
     if (!confirmTool) return errorResponse(501, "realtime_confirmation_not_configured");
-    const json = await readJson(request);
+    const json = await readJsonBody(request, {
+      maxRequestBytes,
+      tooLarge: "realtime_request_too_large",
+      invalid: "invalid_realtime_confirmation",
+      shape: "{callId, confirmation: {approved}}",
+    });
     if (!json.ok) return json.response;
-    const parsed = parseConfirmBody(json.value);
+    const parsed = parseConfirmBody(json.body);
     if (!parsed.ok) return errorResponse(400, "invalid_realtime_confirmation", { message: parsed.message });
     const { session, live } = found;
     const account = { ...session.record.account, loginId: session.record.loginId };
