@@ -55,6 +55,11 @@ const envSchema = z.object({
   LWC_LOGIN_GLOBAL_RATE_LIMIT_PER_MINUTE: positiveInt(100),
   LWC_MAX_REQUEST_BYTES: positiveInt(4_000_000),
   LWC_INSTRUCTIONS: optionalText,
+  LWC_WEB_SEARCH: z
+    .string()
+    .optional()
+    .transform((value) => (value?.trim() ? value.trim().toLowerCase() : "on"))
+    .pipe(z.enum(["on", "off"])),
   LWC_INSTRUCTIONS_MODE: z
     .string()
     .optional()
@@ -202,6 +207,7 @@ export function optionsFromEnv(env: Record<string, string | undefined>): Provide
       maxStreamMs: e.LWC_MAX_STREAM_SECONDS * 1000,
       ...(e.LWC_INSTRUCTIONS ? { instructions: e.LWC_INSTRUCTIONS } : {}),
       instructionsMode: e.LWC_INSTRUCTIONS_MODE,
+      webSearch: e.LWC_WEB_SEARCH === "on",
     },
     realtime: {
       enabled: e.LWC_REALTIME === "on",

@@ -24,6 +24,8 @@ export const API_ERROR_CODES = [
   "model_not_allowed",
   "client_version_outdated",
   "model_not_supported",
+  // Tools
+  "web_search_disabled",
   // Voice and agent voice
   "realtime_mode_not_allowed",
   "realtime_transport_not_allowed",

@@ -59,6 +59,11 @@ export interface ResponsesProxyOptions {
    */
   instructionsMode?: InstructionsMode;
   /**
+   * Default true: a request may carry the backend's `web_search` tool, passed through as sent.
+   * `false` (LWC_WEB_SEARCH=off): such a request is refused with 403 `web_search_disabled`.
+   */
+  webSearch?: boolean;
+  /**
    * Longest a reply may stream, in ms; then it ends with the in-band `error` event. Default 290 s,
    * just under the route's Vercel `maxDuration` (300 s). `false`: no limit of our own.
    */
@@ -163,6 +168,7 @@ export interface ResolvedOptions {
   maxStreamMs: number | false;
   instructions: string | undefined;
   instructionsMode: InstructionsMode;
+  webSearch: boolean;
   realtime: ResolvedRealtimeOptions;
   loginRateLimit: RateLimitOption | false;
   loginGlobalRateLimit: RateLimitOption | false;
@@ -276,6 +282,7 @@ export function resolveOptions(options: ProviderHandlerOptions = {}): ResolvedOp
     maxStreamMs: checked.data.maxStreamMs,
     instructions: proxy.instructions?.trim() ? proxy.instructions : undefined,
     instructionsMode,
+    webSearch: proxy.webSearch ?? true,
     realtime: resolveRealtimeOptions(options.realtime),
     loginRateLimit: checked.data.loginRateLimit,
     loginGlobalRateLimit: checked.data.loginGlobalRateLimit,

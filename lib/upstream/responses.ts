@@ -20,6 +20,18 @@ export const STRIPPED_SAMPLING_FIELDS = ["temperature", "top_p", "frequency_pena
 /** Fields that point at server-side state, which a stateless backend (store: false) cannot resolve. */
 export const STRIPPED_STATEFUL_FIELDS = ["previous_response_id", "conversation"] as const;
 
+/**
+ * Tool types that ask the backend to search the web. Codex sends `web_search` (with
+ * `external_web_access`, docs/upstream.md); `web_search_preview` is the public API's older name.
+ */
+export const WEB_SEARCH_TOOL_TYPES = ["web_search", "web_search_preview"] as const;
+
+/** True when the body's `tools` include a web-search tool. */
+export function hasWebSearchTool(body: Record<string, unknown>): boolean {
+  const tools = Array.isArray(body.tools) ? body.tools : [];
+  return tools.some((tool) => isRecord(tool) && (WEB_SEARCH_TOOL_TYPES as readonly unknown[]).includes(tool.type));
+}
+
 /** Tier values as the backend spells them; `undefined` means "omit service_tier" (the default tier). */
 const BACKEND_SERVICE_TIER: Record<ServiceTier, "flex" | "priority" | undefined> = {
   auto: undefined,

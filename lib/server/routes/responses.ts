@@ -3,6 +3,7 @@ import { pickUsageHeaders } from "@/lib/upstream/backend";
 import { readBoundedText } from "@/lib/upstream/http";
 import { isProviderAuthError, isRefreshTokenInvalid } from "@/lib/upstream/errors";
 import {
+  hasWebSearchTool,
   isServiceTierRejection,
   normalizeResponsesBody,
   postResponses,
@@ -24,6 +25,8 @@ import { isEventStream, unexpectedContentTypeResponse, upstreamFailureResponse }
 import { describeProviderErrorForLog } from "../upstream-log";
 import { guardUpstreamStream } from "../upstream-stream";
 import { NOT_AUTHENTICATED_MESSAGE } from "./models";
+
+export const WEB_SEARCH_DISABLED_MESSAGE = "Web search is turned off on this server (LWC_WEB_SEARCH=off).";
 
 const notAuthenticated = () => errorResponse(401, "not_authenticated", { message: NOT_AUTHENTICATED_MESSAGE });
 
@@ -62,7 +65,7 @@ function isAbort(error: unknown): boolean {
 
 /**
  * POST /responses. Checks, in order: session (401), headers (400), body size (413), body shape (400),
- * allowed model (403), per-session rate limit (429); then refresh if near expiry, normalise, and
+ * web search turned off (403), allowed model (403), per-session rate limit (429); then refresh if near expiry, normalise, and
  * stream the upstream reply through unbuffered (`stream: true`) or answer it as one JSON object
  * (`stream` absent or false). Upstream 401 → one forced refresh and retry; a rejected service tier →
  * one retry without it.
@@ -88,6 +91,9 @@ export function createResponsesRoute(
     const body = await readResponsesBody(request, options.maxRequestBytes);
     if (!body.ok) return body.response;
     const model = body.body.model;
+    if (!options.webSearch && hasWebSearchTool(body.body)) {
+      return errorResponse(403, "web_search_disabled", { message: WEB_SEARCH_DISABLED_MESSAGE });
+    }
 
     try {
       if (!(await isModelAllowed(session, model))) return errorResponse(403, "model_not_allowed", { model });
