@@ -8,6 +8,7 @@ import { CopyButton } from "./copy-button";
 import { iconButton } from "./button-styles";
 import { MarkdownContent } from "./markdown-content";
 import { ReasoningSummary } from "./reasoning-summary";
+import { WebSearchIndicator, WebSearchSources } from "./web-search-sources";
 
 function reasoningOf(message: UIMessage): string {
   return message.parts
@@ -51,6 +52,7 @@ export function AssistantMessage({ message, streaming, versions, footer }: Assis
       className={`group/message min-w-0 [overflow-wrap:anywhere] ${partOfFailedTurn ? "opacity-70" : ""}`}
     >
       {reasoning && <ReasoningSummary text={reasoning} thinking={thinking} />}
+      <WebSearchIndicator message={message} />
       {images.map((image, index) => {
         const src = `data:image/png;base64,${image.base64}`;
         return (
@@ -74,6 +76,7 @@ export function AssistantMessage({ message, streaming, versions, footer }: Assis
       ) : (
         !streaming && images.length === 0 && <p className="text-sm italic text-muted-foreground">No answer text.</p>
       )}
+      <WebSearchSources message={message} />
       {((!streaming && text) || showVersions) && (
         <div className="-ml-2 mt-1 flex items-center gap-1">
           {showVersions && <AnswerVersionSwitcher index={versions.index} count={versions.count} onShow={streaming ? undefined : versions.onShow} />}

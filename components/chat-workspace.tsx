@@ -15,6 +15,7 @@ import { ConversationView } from "./conversation-view";
 import { FallbackNotice } from "./fallback-notice";
 import { FastToggle } from "./fast-toggle";
 import { ImageModeToggle } from "./image-mode-toggle";
+import { WebSearchToggle } from "./web-search-toggle";
 import { XIcon } from "./icons";
 import { ModelPicker } from "./model-picker";
 import { ReasoningEffortSelect } from "./reasoning-effort-select";
@@ -50,10 +51,12 @@ interface ChatWorkspaceProps {
   sessionError: string | null;
   /** The (visually hidden) heading; focus moves here when a screen change would otherwise drop it. */
   headingRef?: Ref<HTMLHeadingElement>;
+  /** False with LWC_WEB_SEARCH=off: no "Search the web" switch. */
+  webSearchAvailable?: boolean;
 }
 
 /** The signed-in screen: header, conversation list, the open conversation and its model controls. */
-export function ChatWorkspace({ user, onSignOut, onSignInAgain, onSessionLost, signingOut, sessionError, headingRef }: ChatWorkspaceProps) {
+export function ChatWorkspace({ user, onSignOut, onSignInAgain, onSessionLost, signingOut, sessionError, headingRef, webSearchAvailable = true }: ChatWorkspaceProps) {
   const provider = useMemo(() => createProviderProxy(), []);
   const transport = useMemo(() => new ProxyChatTransport({ provider }), [provider]);
   const modelList = useModelList(provider, onSessionLost);
@@ -72,6 +75,11 @@ export function ChatWorkspace({ user, onSignOut, onSignInAgain, onSessionLost, s
   const [shortcutsOpen, setShortcutsOpen] = useState(false);
   const [signOutAsked, setSignOutAsked] = useState(false);
   const [imageMode, setImageMode] = useState(false);
+  // Off by default; while on, every message may search the web.
+  const [webSearch, setWebSearch] = useState(false);
+  const searchOn = webSearchAvailable && webSearch;
+  const current = settings.current;
+  const callSettings = useMemo(() => (current && searchOn ? { ...current, webSearch: true } : current), [current, searchOn]);
   const [voiceOpen, setVoiceOpen] = useState(false);
   const [searchOpen, setSearchOpen] = useState(false);
   // The message a search result opened, to scroll to and mark.
@@ -202,6 +210,7 @@ export function ChatWorkspace({ user, onSignOut, onSignInAgain, onSessionLost, s
       <ReasoningEffortSelect value={settings.reasoningEffort} efforts={settings.efforts} onChange={settings.setReasoningEffort} />
       {settings.fastAvailable && <FastToggle checked={settings.fast} onChange={settings.setFast} />}
       <ImageModeToggle checked={imageMode} onChange={setImageMode} />
+      {webSearchAvailable && <WebSearchToggle checked={webSearch} onChange={setWebSearch} />}
       <VoiceButton onClick={() => setVoiceOpen(true)} />
     </>
   );
@@ -260,7 +269,7 @@ export function ChatWorkspace({ user, onSignOut, onSignInAgain, onSessionLost, s
               initialMessages={active.messages}
               initialDraft={active.draft}
               transport={transport}
-              callSettings={settings.current}
+              callSettings={callSettings}
               imagesAllowed={settings.imagesAccepted}
               modelName={modelList.models.find((model) => model.slug === settings.model)?.displayName ?? settings.model}
               imageMode={imageMode}

@@ -91,9 +91,10 @@ function useFocusHeadingOnScreenChange(screen: Screen) {
 
 /**
  * The whole app: picks the screen from the session state. `modelAccess` is false when the server
- * runs with the model proxy off (LWC_RESPONSES_PROXY=off): then no sign-in is offered.
+ * runs with the model proxy off (LWC_RESPONSES_PROXY=off): then no sign-in is offered. `webSearch` is
+ * false with LWC_WEB_SEARCH=off: then the chat offers no "Search the web" switch.
  */
-export function ProviderApp({ modelAccess = true }: { modelAccess?: boolean }) {
+export function ProviderApp({ modelAccess = true, webSearch = true }: { modelAccess?: boolean; webSearch?: boolean }) {
   const session = useProviderSession();
   const { status, state, error, busy } = session;
 
@@ -140,6 +141,7 @@ export function ProviderApp({ modelAccess = true }: { modelAccess?: boolean }) {
         signingOut={busy}
         sessionError={error?.message ?? null}
         headingRef={headingRef}
+        webSearchAvailable={webSearch}
       />
     );
   }

@@ -16,3 +16,6 @@ closeOnShutdown(() => providerHandler.close());
 
 /** False when `LWC_RESPONSES_PROXY=off`: the page then says so instead of offering a sign-in. */
 export const modelAccessEnabled: boolean = appOptions.enableResponsesProxy !== false;
+
+/** False when `LWC_WEB_SEARCH=off`: the chat then offers no "Search the web" switch. */
+export const webSearchEnabled: boolean = appOptions.responsesProxy?.webSearch !== false;

@@ -19,6 +19,8 @@ export interface ChatCallSettings {
   leaveOutImages?: boolean;
   /** Carry on the last (interrupted) answer instead of answering the last question. */
   continueAnswer?: boolean;
+  /** Let the model search the web (the backend's web_search tool). */
+  webSearch?: boolean;
 }
 
 /** What the transport reads from a request's body besides the model. */
@@ -27,6 +29,7 @@ export interface ChatRequestBody {
   generateImage?: true;
   leaveOutImages?: true;
   continueAnswer?: true;
+  webSearch?: true;
 }
 
 /** The per-request options for useChat's sendMessage/regenerate: headers for the proxy, the model in the body. */
@@ -40,6 +43,7 @@ export function chatRequestOptions(settings: ChatCallSettings): {
   if (settings.generateImage) body.generateImage = true;
   if (settings.leaveOutImages) body.leaveOutImages = true;
   if (settings.continueAnswer) body.continueAnswer = true;
+  if (settings.webSearch) body.webSearch = true;
   return { headers, body };
 }
 

@@ -19,7 +19,7 @@ function headersToRecord(headers: SendOptions["headers"]): Record<string, string
   return { ...headers };
 }
 
-function isTrue(body: SendOptions["body"], name: "generateImage" | "leaveOutImages" | "continueAnswer"): boolean {
+function isTrue(body: SendOptions["body"], name: "generateImage" | "leaveOutImages" | "continueAnswer" | "webSearch"): boolean {
   return (body as Record<string, unknown> | undefined)?.[name] === true;
 }
 
@@ -54,9 +54,13 @@ export class ProxyChatTransport implements ChatTransport<UIMessage> {
           toolChoice: { type: "tool" as const, toolName: "image_generation" as const },
         }
       : {};
+    // "Search the web": the backend's web_search tool, live, as Codex sends it (docs/upstream.md#web-search).
+    const webSearch = isTrue(body, "webSearch");
+    const searchTools = webSearch ? { web_search: openai.tools.webSearch({ externalWebAccess: true }) } : undefined;
     const model = readModel(body, this.defaultModel);
     const result = streamText({
       ...imageTools,
+      ...(searchTools ? { tools: { ...("tools" in imageTools ? imageTools.tools : {}), ...searchTools } } : {}),
       model: this.provider(model),
       // A failed turn stays on screen (to edit, retry or remove) but is never sent again; a text-only
       // model gets the conversation without its images; Continue asks the model to carry on.
@@ -75,6 +79,8 @@ export class ProxyChatTransport implements ChatTransport<UIMessage> {
           store: false,
           reasoningSummary: "auto",
           include: ["reasoning.encrypted_content"],
+          // The answer's url_citation annotations (with titles) become its sources, not the search's bare URLs.
+          ...(webSearch ? { includeWebSearchSources: false } : {}),
         },
       },
       // Errors reach the UI through the stream below; the default handler would also log them.
@@ -84,6 +90,7 @@ export class ProxyChatTransport implements ChatTransport<UIMessage> {
     const startedAt = Date.now();
     return result.toUIMessageStream({
       sendReasoning: true,
+      sendSources: true,
       onError: encodeChatError,
       messageMetadata: ({ part }) => (part.type === "start" ? { model, createdAt: startedAt } : undefined),
     });

@@ -84,7 +84,7 @@ describe("web search off", () => {
     expect(refused.status).toBe(403);
     expect(refused.json<{ error: string }>().error).toBe("web_search_disabled");
 
-    for (const env of [{}, { LWC_WEB_SEARCH: "on" }, { LWC_WEB_SEARCH: " ON " }]) {
+    for (const env of [{}, { LWC_WEB_SEARCH: "on" }, { LWC_WEB_SEARCH: " ON " }] as Record<string, string>[]) {
       const on = await signedInClient(await proxyOptionsFromEnv(env));
       const reply = await on.post("/responses", responsesBody("weather", { tools: [WEB_SEARCH_TOOL] }));
       expect(reply.status).toBe(200);
