@@ -1,6 +1,11 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
+import { parseEnv } from "./env-options";
+import { resolveRealtimeOptions } from "./server/realtime-options";
+import { CLIENT_VERSION, DEFAULT_UPSTREAM } from "./upstream/config";
+import { CODEX_REALTIME_MODEL, DEFAULT_CHATGPT_URL } from "./upstream/realtime";
+import { DEFAULT_INSTRUCTIONS } from "./upstream/responses";
 
 const root = join(import.meta.dirname, "..");
 const read = (path: string) => readFileSync(join(root, path), "utf8");
@@ -40,4 +45,54 @@ describe("the environment variables are documented alike everywhere", async () =
   it("docs/server.md's Environment variables section names each one", () => {
     expect(namesIn(section(read("docs/server.md"), "Environment variables"))).toEqual(expected);
   });
+});
+
+/** Defaults the schema leaves to the handler (the variable is simply not passed on) or to Next. */
+const DEFAULTS_OUTSIDE_THE_SCHEMA: Record<string, string> = {
+  LWC_ISSUER_URL: DEFAULT_UPSTREAM.issuer,
+  LWC_CODEX_BASE_URL: DEFAULT_UPSTREAM.codexBaseUrl,
+  LWC_CLIENT_VERSION: CLIENT_VERSION,
+  LWC_INSTRUCTIONS: DEFAULT_INSTRUCTIONS,
+  LWC_REALTIME_MODEL: CODEX_REALTIME_MODEL,
+  LWC_CHATGPT_URL: DEFAULT_CHATGPT_URL,
+  LWC_REALTIME_TRANSPORTS: [...resolveRealtimeOptions().transports].join(","),
+  LWC_DIST_DIR: ".next", // Next's own distDir
+};
+
+/** The default the code applies to an unset variable, in the variable's own units, or undefined. */
+function codeDefault(name: string, parsed: Record<string, unknown>): string | undefined {
+  const value = parsed[name];
+  if (typeof value === "number" || typeof value === "string") return String(value);
+  if (typeof value === "boolean") return value ? "1" : "0";
+  return DEFAULTS_OUTSIDE_THE_SCHEMA[name];
+}
+
+/** `NAME → the first code span of the Default column`, for each row of a variables table that shows one. */
+function documentedDefaults(text: string): Map<string, string> {
+  const defaults = new Map<string, string>();
+  for (const line of text.split("\n")) {
+    const cells = line.split("|").map((cell) => cell.trim());
+    const name = /^`(LWC_[A-Z0-9_]+)`$/.exec(cells[1] ?? "")?.[1];
+    const shown = /^`([^`]+)`/.exec(cells[2] ?? "")?.[1];
+    if (name && shown && !shown.includes("{")) defaults.set(name, shown);
+  }
+  return defaults;
+}
+
+describe("the documented defaults are the code's", () => {
+  const parsed = parseEnv({}) as Record<string, unknown>;
+  const tables = {
+    "README.md Configuration": section(read("README.md"), "Configuration"),
+    "docs/server.md Environment variables": section(read("docs/server.md"), "Environment variables"),
+  };
+
+  for (const [where, text] of Object.entries(tables)) {
+    it(`${where}: each default shown is the one an unset variable gets`, () => {
+      const shown = documentedDefaults(text);
+      expect(shown.size).toBeGreaterThan(20);
+      for (const name of ["LWC_SESSION_TTL_SECONDS", "LWC_REALTIME_APP_SERVER_IDLE_SECONDS", "LWC_REALTIME_MAX_REQUEST_BYTES"]) expect(shown.has(name), name).toBe(true);
+      const wrong = [...shown].filter(([name, value]) => codeDefault(name, parsed) !== value);
+      expect(wrong.map(([name, value]) => `${name}: docs ${value}, code ${codeDefault(name, parsed)}`)).toEqual([]);
+    });
+  }
 });

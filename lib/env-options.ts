@@ -12,7 +12,19 @@ import { randomId } from "@/lib/server/encoding";
 import { LOG_PREFIX } from "@/lib/logger";
 import { onePerProcess } from "@/lib/one-per-process";
 import { refuseMemoryStoreOnVercel } from "@/lib/deploy-checks";
-import type { ProviderHandlerOptions } from "@/lib/server/options";
+import {
+  DEFAULT_LOGIN_GLOBAL_RATE_LIMIT,
+  DEFAULT_LOGIN_RATE_LIMIT,
+  DEFAULT_MAX_REQUEST_BYTES,
+  DEFAULT_MAX_STREAM_MS,
+  DEFAULT_RESPONSES_RATE_LIMIT,
+  DEFAULT_SESSION_TTL_MS,
+  type ProviderHandlerOptions,
+  type RateLimitOption,
+} from "@/lib/server/options";
+import { DEFAULT_TRUSTED_PROXY_HOPS } from "@/lib/server/client-address";
+import { DEFAULT_REALTIME_MAX_REQUEST_BYTES, DEFAULT_REALTIME_RATE_LIMIT } from "@/lib/server/realtime-options";
+import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_DURATION_MS, DEFAULT_MAX_SESSIONS, DEFAULT_MAX_SESSIONS_PER_ACCOUNT } from "@/lib/agent-voice/defaults";
 import type { KeyValueStore } from "@/lib/stores/types";
 import { AGENT_SANDBOX_NAMES } from "@/lib/agent-voice/sandbox/types";
 import { referenceConfirmTool, referenceTools } from "@/lib/agent-voice/tools";
@@ -28,12 +40,18 @@ const optionalText = z
   .string()
   .optional()
   .transform((value) => (value?.trim() ? value.trim() : undefined));
+/** The variables' own defaults come from the handler's and agent voice's constants, each written once. */
 const positiveInt = (fallback: number) =>
   z
     .string()
     .optional()
     .transform((value) => (value?.trim() ? Number(value.trim()) : fallback))
     .pipe(z.number().int().positive());
+
+/** A rate limit's requests per minute (the variables count per minute; the constants say their window). */
+function perMinute(limit: RateLimitOption): number {
+  return (limit.limit * 60_000) / limit.windowMs;
+}
 
 /** Every variable the app reads (the Upstash ones are read by createStoreFromEnv). */
 const envSchema = z.object({
@@ -44,16 +62,16 @@ const envSchema = z.object({
   LWC_CLIENT_VERSION: optionalText,
   LWC_ALLOWED_MODELS: commaList,
   LWC_ALLOWED_ORIGINS: commaList,
-  LWC_SESSION_TTL_SECONDS: positiveInt(604_800),
+  LWC_SESSION_TTL_SECONDS: positiveInt(DEFAULT_SESSION_TTL_MS / 1000),
   LWC_RESPONSES_PROXY: z
     .string()
     .optional()
     .transform((value) => (value?.trim() ? value.trim().toLowerCase() : "on"))
     .pipe(z.enum(["on", "off"])),
-  LWC_RATE_LIMIT_PER_MINUTE: positiveInt(30),
-  LWC_LOGIN_RATE_LIMIT_PER_MINUTE: positiveInt(10),
-  LWC_LOGIN_GLOBAL_RATE_LIMIT_PER_MINUTE: positiveInt(100),
-  LWC_MAX_REQUEST_BYTES: positiveInt(4_000_000),
+  LWC_RATE_LIMIT_PER_MINUTE: positiveInt(perMinute(DEFAULT_RESPONSES_RATE_LIMIT)),
+  LWC_LOGIN_RATE_LIMIT_PER_MINUTE: positiveInt(perMinute(DEFAULT_LOGIN_RATE_LIMIT)),
+  LWC_LOGIN_GLOBAL_RATE_LIMIT_PER_MINUTE: positiveInt(perMinute(DEFAULT_LOGIN_GLOBAL_RATE_LIMIT)),
+  LWC_MAX_REQUEST_BYTES: positiveInt(DEFAULT_MAX_REQUEST_BYTES),
   LWC_INSTRUCTIONS: optionalText,
   LWC_WEB_SEARCH: z
     .string()
@@ -66,10 +84,10 @@ const envSchema = z.object({
     .transform((value) => (value?.trim() ? value.trim().toLowerCase() : "default"))
     .pipe(z.enum(INSTRUCTIONS_MODES)),
   LWC_CODEX_COMMAND: optionalText,
-  LWC_REALTIME_APP_SERVER_IDLE_SECONDS: positiveInt(600),
-  LWC_REALTIME_APP_SERVER_MAX_SECONDS: positiveInt(3600),
-  LWC_REALTIME_APP_SERVER_MAX_SESSIONS_PER_ACCOUNT: positiveInt(2),
-  LWC_REALTIME_APP_SERVER_MAX_SESSIONS: positiveInt(8),
+  LWC_REALTIME_APP_SERVER_IDLE_SECONDS: positiveInt(DEFAULT_IDLE_TIMEOUT_MS / 1000),
+  LWC_REALTIME_APP_SERVER_MAX_SECONDS: positiveInt(DEFAULT_MAX_DURATION_MS / 1000),
+  LWC_REALTIME_APP_SERVER_MAX_SESSIONS_PER_ACCOUNT: positiveInt(DEFAULT_MAX_SESSIONS_PER_ACCOUNT),
+  LWC_REALTIME_APP_SERVER_MAX_SESSIONS: positiveInt(DEFAULT_MAX_SESSIONS),
   LWC_AGENT_SANDBOX: z
     .string()
     .optional()
@@ -87,17 +105,17 @@ const envSchema = z.object({
     .pipe(z.enum(["on", "off"])),
   LWC_REALTIME_TRANSPORTS: commaList.pipe(z.array(z.enum(REALTIME_TRANSPORTS))),
   LWC_REALTIME_VOICE_MODES: commaList.pipe(z.array(z.enum(VOICE_MODES))),
-  LWC_REALTIME_MAX_REQUEST_BYTES: positiveInt(65_536),
-  LWC_REALTIME_RATE_LIMIT_PER_MINUTE: positiveInt(12),
+  LWC_REALTIME_MAX_REQUEST_BYTES: positiveInt(DEFAULT_REALTIME_MAX_REQUEST_BYTES),
+  LWC_REALTIME_RATE_LIMIT_PER_MINUTE: positiveInt(perMinute(DEFAULT_REALTIME_RATE_LIMIT)),
   LWC_ALLOWED_REALTIME_MODELS: commaList,
   LWC_REALTIME_MODEL: optionalText.pipe(z.string().max(128).optional()),
   LWC_CHATGPT_URL: optionalText,
   LWC_TRUSTED_PROXY_HOPS: z
     .string()
     .optional()
-    .transform((value) => (value?.trim() ? Number(value.trim()) : 1))
+    .transform((value) => (value?.trim() ? Number(value.trim()) : DEFAULT_TRUSTED_PROXY_HOPS))
     .pipe(z.number().int().min(0).max(20)),
-  LWC_MAX_STREAM_SECONDS: positiveInt(290),
+  LWC_MAX_STREAM_SECONDS: positiveInt(DEFAULT_MAX_STREAM_MS / 1000),
   LWC_COOKIE_HOST_PREFIX: z
     .string()
     .optional()

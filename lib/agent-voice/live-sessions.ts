@@ -16,6 +16,16 @@ import "server-only";
 import { spawnAppServer, type AppServerProcess } from "./app-server-process";
 import { CodexProcessesClosedError, createCodexProcesses, type CodexProcesses } from "./codex-processes";
 import {
+  DEFAULT_EVENT_BUFFER_SIZE,
+  DEFAULT_IDLE_TIMEOUT_MS,
+  DEFAULT_KEEPALIVE_INTERVAL_MS,
+  DEFAULT_LOGIN_CHECK_INTERVAL_MS,
+  DEFAULT_MAX_DURATION_MS,
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_MAX_SESSIONS_PER_ACCOUNT,
+  DEFAULT_START_TIMEOUT_MS,
+} from "./defaults";
+import {
   DEFAULT_INSTRUCTIONS,
   LiveSessionStartError,
   startLiveSession,
@@ -31,14 +41,6 @@ import type { KeyValueStore } from "@/lib/stores/types";
 import type { Logger } from "@/lib/logger";
 import { onePerProcess } from "@/lib/one-per-process";
 
-export const DEFAULT_START_TIMEOUT_MS = 20_000;
-export const DEFAULT_IDLE_TIMEOUT_MS = 10 * 60_000;
-export const DEFAULT_MAX_DURATION_MS = 60 * 60_000;
-export const DEFAULT_KEEPALIVE_INTERVAL_MS = 15_000;
-export const DEFAULT_EVENT_BUFFER_SIZE = 256;
-export const DEFAULT_LOGIN_CHECK_INTERVAL_MS = 30_000;
-export const DEFAULT_MAX_SESSIONS = 8;
-export const DEFAULT_MAX_SESSIONS_PER_ACCOUNT = 2;
 export const MAX_EVENT_STREAMS = 4;
 /** How long a closed session's events can still be read. */
 export const CLOSED_SESSION_RETENTION_MS = 60_000;

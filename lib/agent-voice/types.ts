@@ -81,26 +81,27 @@ export interface AppServerOptions {
   tools?: RealtimeTool[];
   /** Text of `config.toml` written into each process's private CODEX_HOME. Default none. */
   configToml?: string;
-  /** Spawn → answer SDP must finish within this. Default 20 000 ms. */
+  // The defaults of these limits are in lib/agent-voice/defaults.ts.
+  /** Spawn → answer SDP must finish within this many ms. */
   startTimeoutMs?: number;
-  /** A live session with no event and no request for this long is closed. Default 600 000 ms (10 min). */
+  /** A live session with no event and no request for this many ms is closed. */
   idleTimeoutMs?: number;
-  /** A live session is closed this long after its start, whatever happens. Default 3 600 000 ms (1 h). */
+  /** A live session is closed this many ms after its start, whatever happens. */
   maxDurationMs?: number;
-  /** Spacing of `keepalive` lines on an event stream. Default 15 000 ms. */
+  /** Spacing of `keepalive` lines on an event stream, in ms. */
   keepaliveIntervalMs?: number;
-  /** Events kept per live session for late subscribers and `?after=` resumes. Default 256. */
+  /** Events kept per live session for late subscribers and `?after=` resumes. */
   eventBufferSize?: number;
   /** Keep one initialised (not signed-in) process ready after the first start. Default true. */
   keepWarmProcess?: boolean;
   /**
    * Live sessions one ChatGPT account may hold at once, across all its sign-ins
-   * (`LWC_REALTIME_APP_SERVER_MAX_SESSIONS_PER_ACCOUNT`). Default 2; more answer 429 `realtime_busy`.
+   * (`LWC_REALTIME_APP_SERVER_MAX_SESSIONS_PER_ACCOUNT`); more answer 429 `realtime_busy`.
    */
   maxSessionsPerAccount?: number;
-  /** Live sessions this server instance runs at once (`LWC_REALTIME_APP_SERVER_MAX_SESSIONS`). Default 8; more answer 503 `realtime_busy`. */
+  /** Live sessions this server instance runs at once (`LWC_REALTIME_APP_SERVER_MAX_SESSIONS`); more answer 503 `realtime_busy`. */
   maxSessions?: number;
-  /** How often a live session checks its login is still signed in. Default 30 000 ms. */
+  /** How often a live session checks its login is still signed in, in ms. */
   loginCheckIntervalMs?: number;
   /** Developer instructions for the agent's thread. Default: a short built-in text. */
   instructions?: string;

@@ -45,11 +45,11 @@ export interface SessionCookieOptions {
 }
 
 export interface ResponsesProxyOptions {
-  /** Per-session limit of /responses. Default 30 per 60 s; `false` turns it off. */
+  /** Per-session limit of /responses. Default `DEFAULT_RESPONSES_RATE_LIMIT`; `false` turns it off. */
   rateLimit?: RateLimitOption | false;
   /** Models a request may name. Default: the account's own listed models (cached 5 minutes). */
   allowedModels?: string[];
-  /** Largest accepted request body. Default 4000000 bytes: room for a few shrunk images, under Vercel's 4.5 MB request limit. */
+  /** Largest accepted request body. Default `DEFAULT_MAX_REQUEST_BYTES`: room for a few shrunk images, under Vercel's 4.5 MB request limit. */
   maxRequestBytes?: number;
   /** The server's instructions (system prompt). Default: the upstream layer's `"You are a helpful assistant."`. */
   instructions?: string;
@@ -64,8 +64,8 @@ export interface ResponsesProxyOptions {
    */
   webSearch?: boolean;
   /**
-   * Longest a reply may stream, in ms; then it ends with the in-band `error` event. Default 290 s,
-   * just under the route's Vercel `maxDuration` (300 s). `false`: no limit of our own.
+   * Longest a reply may stream, in ms; then it ends with the in-band `error` event. Default
+   * `DEFAULT_MAX_STREAM_MS`, just under the route's Vercel `maxDuration` (300 s). `false`: no limit of our own.
    */
   maxStreamMs?: number | false;
 }
@@ -75,7 +75,7 @@ export interface ProviderHandlerOptions {
   basePath?: string;
   /** Extra browser origins that pass the CSRF check and get credentialed CORS replies. Default none. */
   allowedOrigins?: string[];
-  /** Session and cookie lifetime. Default 7 days. */
+  /** Session and cookie lifetime. Default `DEFAULT_SESSION_TTL_MS`. */
   sessionTtlMs?: number;
   cookie?: SessionCookieOptions;
   /** Default: an in-memory, process-local store. */
@@ -93,16 +93,16 @@ export interface ProviderHandlerOptions {
   responsesProxy?: ResponsesProxyOptions;
   /** Realtime voice (`POST /realtime`); see docs/realtime.md. */
   realtime?: RealtimeOptions;
-  /** POST /login attempts that need a new device code, per client address. Default 10 per 60 s. */
+  /** POST /login attempts that need a new device code, per client address. Default `DEFAULT_LOGIN_RATE_LIMIT`. */
   loginRateLimit?: RateLimitOption | false;
   /**
    * New device codes across all clients: a backstop for when client addresses cannot be trusted
-   * (each code costs an upstream request from this server's address). Default 100 per 60 s.
+   * (each code costs an upstream request from this server's address). Default `DEFAULT_LOGIN_GLOBAL_RATE_LIMIT`.
    */
   loginGlobalRateLimit?: RateLimitOption | false;
   /**
    * How many proxies in front of the app append to X-Forwarded-For (and can be trusted): the client
-   * address is the entry that many places from the right. Default 1 (Vercel, which replaces the
+   * address is the entry that many places from the right. Default `DEFAULT_TRUSTED_PROXY_HOPS`, 1 (Vercel, which replaces the
    * header, or one reverse proxy of yours that appends). When `peerAddress` reports the connection's
    * address, a hop counts only if it is actually there (the peer is a loopback or private address);
    * a public peer, or 0 hops, makes the peer the client address. 0 without a peer: no address is
@@ -133,6 +133,7 @@ export interface ProviderHandlerOptions {
   now?: () => number;
 }
 
+// Each default is written here once; lib/env-options.ts derives the variables' defaults from these.
 export const DEFAULT_BASE_PATH = "/api/provider";
 export const DEFAULT_SESSION_TTL_MS = 7 * 24 * 60 * 60_000;
 export const DEFAULT_COOKIE_NAME = "lwc_session";

@@ -36,7 +36,7 @@ export interface RealtimeOptions {
   voiceModes?: VoiceMode[];
   /**
    * Largest accepted request body of every realtime route: `POST /realtime`, the agent-voice start
-   * and its confirmation. Default 64 KiB (65536): an SDP offer is a few KB.
+   * and its confirmation. Default `DEFAULT_REALTIME_MAX_REQUEST_BYTES` (an SDP offer is a few KB).
    */
   maxRequestBytes?: number;
   /**
@@ -53,7 +53,7 @@ export interface RealtimeOptions {
   model?: string;
   /**
    * Voice calls per login: `POST /realtime` and agent-voice starts counted together
-   * (`LWC_REALTIME_RATE_LIMIT_PER_MINUTE`). Default 12 per 60 s; `false` turns it off.
+   * (`LWC_REALTIME_RATE_LIMIT_PER_MINUTE`). Default `DEFAULT_REALTIME_RATE_LIMIT`; `false` turns it off.
    */
   rateLimit?: RateLimitOption | false;
   getAuth?: RealtimeGetAuth;

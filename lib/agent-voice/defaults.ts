@@ -1,0 +1,14 @@
+import "server-only";
+/**
+ * Agent voice's defaults, each written once: lib/agent-voice/live-sessions.ts applies them to
+ * `AppServerOptions`, and lib/env-options.ts derives the `LWC_REALTIME_APP_SERVER_*` defaults from
+ * them. A module of its own so the environment schema does not load agent voice itself.
+ */
+export const DEFAULT_START_TIMEOUT_MS = 20_000;
+export const DEFAULT_IDLE_TIMEOUT_MS = 10 * 60_000;
+export const DEFAULT_MAX_DURATION_MS = 60 * 60_000;
+export const DEFAULT_KEEPALIVE_INTERVAL_MS = 15_000;
+export const DEFAULT_EVENT_BUFFER_SIZE = 256;
+export const DEFAULT_LOGIN_CHECK_INTERVAL_MS = 30_000;
+export const DEFAULT_MAX_SESSIONS = 8;
+export const DEFAULT_MAX_SESSIONS_PER_ACCOUNT = 2;
