@@ -1,27 +1,8 @@
 "use client";
 
+import { describeAgentEvent } from "@/lib/client/agent-activity";
 import type { AgentEvent, AgentNote } from "@/lib/client/agent-voice";
 import { primaryButton, secondaryButton } from "./button-styles";
-
-function describe(event: AgentEvent): string | null {
-  switch (event.type) {
-    case "handoff":
-      return `Asked the agent: “${event.transcript ?? ""}”`;
-    case "tool.running":
-      return `Running ${event.tool}…`;
-    case "tool.pending_confirmation":
-      return `${event.tool} is waiting for your approval`;
-    case "tool.completed":
-      if (event.approved === false) return `${event.tool}: denied, nothing was done`;
-      return `${event.tool}: done`;
-    case "tool.failed":
-      return `${event.tool}: failed`;
-    case "error":
-      return `Error: ${event.message ?? "unknown"}`;
-    default:
-      return null;
-  }
-}
 
 interface AgentPanelProps {
   activity: AgentEvent[];
@@ -33,7 +14,7 @@ interface AgentPanelProps {
 
 /** Agent mode: what the agent is doing, the actions waiting for the person, and the saved notes. */
 export function AgentPanel({ activity, pending, notes, confirmError, onDecide }: AgentPanelProps) {
-  const lines = activity.map((event) => ({ seq: event.seq, type: event.type, text: describe(event) })).filter((line) => line.text);
+  const lines = activity.map((event) => ({ seq: event.seq, type: event.type, text: describeAgentEvent(event) })).filter((line) => line.text);
   return (
     <div className="flex flex-col gap-3" data-testid="agent-panel">
       {pending.map((call) => (

@@ -8,6 +8,8 @@ import { UsageMeter } from "./usage-meter";
 
 interface AppHeaderProps {
   user: SessionUser;
+  /** The open conversation's title ("New chat" before its first message). */
+  title: string;
   usage?: UsageSnapshot;
   onNewChat: () => void;
   /** Opens the conversation list (a drawer on narrow screens; wide screens show it as a sidebar). */
@@ -18,8 +20,8 @@ interface AppHeaderProps {
   signingOut: boolean;
 }
 
-/** Signed-in header: new chat on the left; usage, account, theme and sign-out on the right. */
-export function AppHeader({ user, usage, onNewChat, onOpenConversations, conversationsButtonOnWide = false, onSignOut, signingOut }: AppHeaderProps) {
+/** Signed-in header: the open conversation and New chat on the left; usage, account, theme and sign-out on the right. */
+export function AppHeader({ user, title, usage, onNewChat, onOpenConversations, conversationsButtonOnWide = false, onSignOut, signingOut }: AppHeaderProps) {
   return (
     <header className="flex h-14 shrink-0 items-center gap-2 border-b border-border bg-background/90 px-3 backdrop-blur sm:px-5">
       <div className="flex min-w-0 items-center gap-2">
@@ -33,13 +35,16 @@ export function AppHeader({ user, usage, onNewChat, onOpenConversations, convers
           <MenuIcon className="size-5" />
         </button>
         <BrandMark className="size-7 max-[380px]:hidden" />
-        <span className="hidden text-[15px] font-semibold tracking-tight md:inline">Sign in with ChatGPT</span>
+        <span data-testid="header-title" dir="auto" title={title} className="hidden max-w-[18rem] truncate text-[15px] font-semibold tracking-tight md:inline">
+          {title}
+        </span>
         <button type="button" data-testid="new-chat-button" onClick={onNewChat} className={`${ghostButton} ml-1 px-2.5 sm:px-3`}>
           <PlusIcon className="size-4" />
           <span className="max-[420px]:sr-only">New chat</span>
         </button>
       </div>
-      <div className="ml-auto flex min-w-0 items-center gap-2 sm:gap-3">
+      {/* pl-2: at least 16 px between New chat and the usage meter, however full the header is. */}
+      <div className="ml-auto flex min-w-0 items-center gap-2 pl-2 sm:gap-3">
         {usage && <UsageMeter usage={usage} />}
         <div className="flex min-w-0 items-center gap-1.5">
           <span data-testid="signed-in-email" className="inline-block max-w-[7.5rem] truncate text-[13px] text-foreground sm:max-w-[14rem]" title={user.email}>

@@ -9,6 +9,7 @@ import { iconButton } from "./button-styles";
 import { MarkdownContent } from "./markdown-content";
 import { ReasoningSummary } from "./reasoning-summary";
 import { WebSearchIndicator, WebSearchSources } from "./web-search-sources";
+import { VoiceMark } from "./voice-turn-marks";
 
 function reasoningOf(message: UIMessage): string {
   return message.parts
@@ -47,10 +48,12 @@ export function AssistantMessage({ message, streaming, versions, footer }: Assis
       data-status={streaming ? "streaming" : "done"}
       data-failed={partOfFailedTurn ? "true" : undefined}
       data-interrupted={interrupted ? "true" : undefined}
+      data-source={metadata.source}
       aria-label="Answer"
       dir="auto"
       className={`group/message min-w-0 [overflow-wrap:anywhere] ${partOfFailedTurn ? "opacity-70" : ""}`}
     >
+      {metadata.source === "voice" && <VoiceMark />}
       {reasoning && <ReasoningSummary text={reasoning} thinking={thinking} />}
       <WebSearchIndicator message={message} />
       {images.map((image, index) => {

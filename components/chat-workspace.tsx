@@ -1,6 +1,6 @@
 "use client";
 
-import { lazy, Suspense, useCallback, useMemo, useState, useSyncExternalStore, type Ref } from "react";
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState, useSyncExternalStore, type Ref } from "react";
 import type { ChatErrorInfo } from "@/lib/client/chat-error";
 import type { ChatUIMessage } from "@/lib/client/chat-turns";
 import { createProviderProxy } from "@/lib/client/provider-proxy";
@@ -9,6 +9,7 @@ import { emptyResponseMetadata } from "@/lib/client/response-metadata-store";
 import type { SessionUser } from "@/lib/client/session-state";
 import { AppHeader } from "./app-header";
 import { ghostButton } from "./button-styles";
+import { ConversationDrawer } from "./conversation-drawer";
 import { ConversationFileTools } from "./conversation-file-tools";
 import { ConversationList } from "./conversation-list";
 import { ConversationView } from "./conversation-view";
@@ -16,7 +17,6 @@ import { FallbackNotice } from "./fallback-notice";
 import { FastToggle } from "./fast-toggle";
 import { ImageModeToggle } from "./image-mode-toggle";
 import { WebSearchToggle } from "./web-search-toggle";
-import { XIcon } from "./icons";
 import { ModelPicker } from "./model-picker";
 import { ReasoningEffortSelect } from "./reasoning-effort-select";
 import { SignOutDialog } from "./sign-out-dialog";
@@ -37,6 +37,7 @@ import { transcriptToMessages } from "@/lib/client/realtime-chat-messages";
 const loadSearchDialog = () => import("./conversation-search-dialog");
 const ConversationSearchDialog = lazy(loadSearchDialog);
 const CHAT_HEADING_ID = "chat-heading";
+const NEW_CHAT_TITLE = "New chat";
 
 /** Where the conversation list is a sidebar beside the chat rather than a drawer (Tailwind's lg). */
 const WIDE_SCREEN_QUERY = "(min-width: 1024px)";
@@ -71,6 +72,7 @@ export function ChatWorkspace({ user, onSignOut, onSignInAgain, onSessionLost, s
   const [dismissedFallbackReply, setDismissedFallbackReply] = useState(-1);
   const [latestFailure, setLatestFailure] = useState<ChatErrorInfo | undefined>(undefined);
   const [drawerOpen, setDrawerOpen] = useState(false);
+  const closeDrawer = useCallback(() => setDrawerOpen(false), []);
   const [sidebarHidden, setSidebarHidden] = useState(false);
   const [shortcutsOpen, setShortcutsOpen] = useState(false);
   const [signOutAsked, setSignOutAsked] = useState(false);
@@ -105,6 +107,16 @@ export function ChatWorkspace({ user, onSignOut, onSignInAgain, onSessionLost, s
     },
     [onSessionLost],
   );
+
+  // Signed in, the header and the tab name the open conversation (the sign-in screen's title comes back on sign-out).
+  const title = conversations.list.find((conversation) => conversation.id === conversations.active?.id)?.title ?? NEW_CHAT_TITLE;
+  useEffect(() => {
+    const previous = document.title;
+    document.title = title;
+    return () => {
+      document.title = previous;
+    };
+  }, [title]);
 
   const { startNew, open } = conversations;
   const newChat = useCallback(
@@ -220,6 +232,7 @@ export function ChatWorkspace({ user, onSignOut, onSignInAgain, onSessionLost, s
     <div className="flex h-dvh flex-col">
       <AppHeader
         user={user}
+        title={title}
         usage={usage}
         onNewChat={() => newChat()}
         onOpenConversations={openConversations}
@@ -244,19 +257,7 @@ export function ChatWorkspace({ user, onSignOut, onSignInAgain, onSessionLost, s
         >
           {list}
         </aside>
-        {drawerOpen && (
-          <div className="fixed inset-0 z-40 flex lg:hidden" data-testid="conversations-drawer">
-            <button type="button" aria-label="Close conversations" onClick={() => setDrawerOpen(false)} className="absolute inset-0 bg-black/40" />
-            <aside className="relative flex w-[min(18rem,85vw)] flex-col bg-background shadow-xl">
-              <div className="flex justify-end p-1">
-                <button type="button" onClick={() => setDrawerOpen(false)} aria-label="Close conversations" className={`${ghostButton} px-2`}>
-                  <XIcon className="size-4" />
-                </button>
-              </div>
-              {list}
-            </aside>
-          </div>
-        )}
+        {drawerOpen && <ConversationDrawer onClose={closeDrawer}>{list}</ConversationDrawer>}
 
         <main className="flex min-h-0 min-w-0 flex-1 flex-col">
           <h1 ref={headingRef} id={CHAT_HEADING_ID} tabIndex={-1} className="sr-only">
@@ -273,6 +274,7 @@ export function ChatWorkspace({ user, onSignOut, onSignInAgain, onSessionLost, s
               imagesAllowed={settings.imagesAccepted}
               modelName={modelList.models.find((model) => model.slug === settings.model)?.displayName ?? settings.model}
               imageMode={imageMode}
+              onImageModeUsed={() => setImageMode(false)}
               placeholder={placeholder}
               controls={controls}
               notices={notices}
@@ -310,10 +312,10 @@ export function ChatWorkspace({ user, onSignOut, onSignInAgain, onSessionLost, s
       {voiceOpen && (
         <VoiceDialog
           onClose={() => setVoiceOpen(false)}
-          onTranscript={(lines) =>
+          onTranscript={(lines, actions) =>
             setVoiceTranscript((previous) => ({
               key: (previous?.key ?? 0) + 1,
-              messages: transcriptToMessages(lines, String(Date.now())) as ChatUIMessage[],
+              messages: transcriptToMessages(lines, String(Date.now()), actions),
             }))
           }
           onSignInAgain={onSignInAgain}

@@ -45,7 +45,10 @@ function RenameForm({ conversation, onDone }: { conversation: ConversationSummar
         value={title}
         onChange={(event) => setTitle(event.target.value)}
         onKeyDown={(event) => {
-          if (event.key === "Escape") onDone(null);
+          if (event.key !== "Escape") return;
+          // Cancels the rename only, not the drawer around the list.
+          event.preventDefault();
+          onDone(null);
         }}
         onBlur={() => onDone(title.trim() || null)}
         autoFocus

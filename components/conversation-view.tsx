@@ -11,8 +11,10 @@ import { discardNewestVersion, showVersion, startNewVersion, versionPosition, wi
 import {
   failureOf,
   isFailedMessage,
+  isVoiceMessage,
   lastCompletedExchange,
   markLastTurnFailed,
+  messageMetadata,
   removeTurn,
   textOf,
   type ChatUIMessage,
@@ -34,6 +36,7 @@ import { ArrowDownIcon, RefreshIcon } from "./icons";
 import { useMessageHighlight, type MessageHighlight } from "./use-message-highlight";
 import { useStickToBottom } from "./use-stick-to-bottom";
 import { UserMessage } from "./user-message";
+import { AgentActionNote } from "./voice-turn-marks";
 import { WaitingIndicator } from "./waiting-indicator";
 
 const DRAFT_SAVE_DELAY_MS = 300;
@@ -56,6 +59,8 @@ interface ConversationViewProps {
   modelName: string;
   /** The "make a picture" switch is on: the next message asks for an image. */
   imageMode: boolean;
+  /** A message went out with the switch on: it has done its job (the switch turns off). */
+  onImageModeUsed: () => void;
   placeholder: string;
   /** Model / effort / Fast controls under the text box. */
   controls: ReactNode;
@@ -85,6 +90,7 @@ export function ConversationView({
   imagesAllowed,
   modelName,
   imageMode,
+  onImageModeUsed,
   placeholder,
   controls,
   notices,
@@ -300,6 +306,7 @@ export function ConversationView({
       setAttachments([]);
       setDocuments([]);
       setAttachError(null);
+      if (imageMode) onImageModeUsed();
     }
     return started;
   };
@@ -434,10 +441,12 @@ export function ConversationView({
                     key={message.id}
                     message={message}
                     editing={editingId === message.id}
-                    onStartEdit={busy ? undefined : () => setEditingId(message.id)}
+                    onStartEdit={busy || isVoiceMessage(message) ? undefined : () => setEditingId(message.id)}
                     onCancelEdit={cancelEdit}
                     onSubmitEdit={(text) => submitEdit(message, text)}
                   />
+                ) : messageMetadata(message).agentAction ? (
+                  <AgentActionNote key={message.id} message={message} />
                 ) : (
                   <AssistantMessage
                     key={message.id}
@@ -460,7 +469,8 @@ export function ConversationView({
                 </div>
               )}
               {!busy && answerCallFailure && <ChatErrorAlert error={answerCallFailure} onSignIn={onSignInAgain} />}
-              {!busy && lastMessage?.role === "assistant" && !isFailedMessage(lastMessage) && !isInterrupted(lastMessage) && (
+              {/* A voice turn is the voice's own answer: the text model does not answer it again. */}
+              {!busy && lastMessage?.role === "assistant" && !isFailedMessage(lastMessage) && !isInterrupted(lastMessage) && !isVoiceMessage(lastMessage) && (
                 <div className="-mt-4">{regenerateButton}</div>
               )}
             </div>

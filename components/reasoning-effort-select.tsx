@@ -29,7 +29,8 @@ export function ReasoningEffortSelect({ value, efforts, onChange, disabled }: Re
       data-testid="reasoning-effort"
       icon={<GaugeIcon className="size-3.5" />}
       title="Reasoning effort"
-      className="min-w-0 shrink max-[400px]:max-w-[5.25rem]"
+      // As wide as its longest effort: on a phone the row of controls wraps rather than cut it to "M…".
+      className="shrink-0"
       value={value}
       disabled={disabled}
       onChange={(event) => {

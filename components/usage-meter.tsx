@@ -29,8 +29,9 @@ export function UsageMeter({ usage }: { usage: UsageSnapshot }) {
       >
         <div className={`h-full rounded-full ${tone}`} style={{ width: `${Math.max(3, percent)}%` }} />
       </div>
-      <span className="text-xs tabular-nums text-muted-foreground">
-        {percent}%<span className="hidden md:inline"> used{primary.resetsAt ? ` · resets ${formatResetTime(primary.resetsAt)}` : ""}</span>
+      {/* "used" at every width: a bare "24%" beside the New chat "+" read as "+24%". */}
+      <span className="whitespace-nowrap text-xs tabular-nums text-muted-foreground">
+        {percent}% used<span className="hidden md:inline">{primary.resetsAt ? ` · resets ${formatResetTime(primary.resetsAt)}` : ""}</span>
       </span>
     </div>
   );

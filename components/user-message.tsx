@@ -8,6 +8,7 @@ import { documentsOf } from "@/lib/client/document-attachments";
 import { ghostButton, iconButton, primaryButton } from "./button-styles";
 import { MessageDocuments } from "./document-chips";
 import { PencilIcon } from "./icons";
+import { VoiceMark } from "./voice-turn-marks";
 
 interface UserMessageProps {
   message: UIMessage;
@@ -25,7 +26,7 @@ export function UserMessage({ message, editing, onStartEdit, onCancelEdit, onSub
   const text = textOf(message);
   const images = message.parts.filter((part) => part.type === "file" && part.mediaType.startsWith("image/"));
   const failed = failureOf(message) !== undefined;
-  const imagesLeftOut = messageMetadata(message).imagesLeftOut;
+  const { imagesLeftOut, source } = messageMetadata(message);
   const [draft, setDraft] = useState(text);
 
   if (editing) {
@@ -76,7 +77,13 @@ export function UserMessage({ message, editing, onStartEdit, onCancelEdit, onSub
   }
 
   return (
-    <div data-testid="message-user" data-message-id={message.id} data-failed={failed ? "true" : undefined} className="group/user flex items-start justify-end gap-1">
+    <div
+      data-testid="message-user"
+      data-message-id={message.id}
+      data-failed={failed ? "true" : undefined}
+      data-source={source}
+      className="group/user flex items-start justify-end gap-1"
+    >
       {onStartEdit && (
         <button
           type="button"
@@ -109,6 +116,7 @@ export function UserMessage({ message, editing, onStartEdit, onCancelEdit, onSub
         >
           {text}
         </div>}
+        {source === "voice" && <VoiceMark align="end" />}
         {failed && <span className="text-xs font-medium text-destructive">Failed · left out of what the model sees</span>}
         {imagesLeftOut && (
           <span data-testid="images-left-out" className="text-right text-xs text-muted-foreground">

@@ -1,7 +1,9 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
+import { agentActionText } from "@/lib/client/agent-activity";
 import type { RealtimeSessionOptions } from "@/lib/client/realtime";
+import type { VoiceAgentAction } from "@/lib/client/realtime-chat-messages";
 import type { TranscriptLine } from "@/lib/client/realtime-transcript";
 import { iconButton, primaryButton } from "./button-styles";
 import { AgentPanel } from "./agent-panel";
@@ -20,8 +22,8 @@ import { VoiceTranscript } from "./voice-transcript";
 interface VoiceDialogProps {
   /** The dialog closed (Close, Escape); the call is over by then. */
   onClose: () => void;
-  /** A call ended with words said: the chat keeps them. */
-  onTranscript: (lines: TranscriptLine[]) => void;
+  /** A call ended with words said: the chat keeps them, and what the agent did meanwhile. */
+  onTranscript: (lines: TranscriptLine[], actions: VoiceAgentAction[]) => void;
   onSignInAgain: () => void;
 }
 
@@ -33,11 +35,26 @@ export function VoiceDialog({ onClose, onTranscript, onSignInAgain }: VoiceDialo
   const dialogRef = useRef<HTMLDialogElement>(null);
   const startRef = useRef<HTMLButtonElement>(null);
   const [session, setSession] = useState<RealtimeSessionOptions>({});
-  const call = useVoiceCall({ onFinished: onTranscript });
+  // The agent's finished tool calls in this call, each after the transcript line it followed.
+  const actionsRef = useRef<VoiceAgentAction[]>([]);
+  const call = useVoiceCall({ onFinished: (finished) => onTranscript(finished, actionsRef.current.splice(0)) });
   const agent = useAgentSession();
   const [agentMode, setAgentMode] = useState(false);
   const inCall = call.phase === "connecting" || call.phase === "connected" || call.phase === "reconnecting";
   const { stop: stopAgent } = agent;
+
+  const recordedEventsRef = useRef(0);
+  const { activity } = agent;
+  const lines = call.lines;
+  useEffect(() => {
+    if (activity.length < recordedEventsRef.current) recordedEventsRef.current = 0; // a new call's events
+    for (const event of activity.slice(recordedEventsRef.current)) {
+      const review = activity.find((earlier) => earlier.type === "tool.pending_confirmation" && earlier.callId === event.callId)?.review;
+      const text = agentActionText(event, review);
+      if (text) actionsRef.current.push({ afterLineId: lines.findLast((line) => line.text.trim() !== "")?.id ?? null, text });
+    }
+    recordedEventsRef.current = activity.length;
+  }, [activity, lines]);
 
   // The call ended (either side, or failed): end the agent's live session too.
   useEffect(() => {
@@ -51,10 +68,12 @@ export function VoiceDialog({ onClose, onTranscript, onSignInAgain }: VoiceDialo
     startRef.current?.focus();
   }, []);
 
-  const start = () =>
+  const start = () => {
+    actionsRef.current = [];
     void (agentMode
       ? call.start(session, (sdp, signal) => agent.exchangeOffer(sdp, signal, session.voice ? { voice: session.voice } : {}))
       : call.start(session));
+  };
 
   return (
     <dialog
@@ -67,7 +86,8 @@ export function VoiceDialog({ onClose, onTranscript, onSignInAgain }: VoiceDialo
       }}
       className="m-0 h-dvh max-h-none w-full max-w-none bg-card text-foreground backdrop:bg-black/40 sm:m-auto sm:h-[min(44rem,90dvh)] sm:max-w-lg sm:rounded-2xl sm:border sm:border-border sm:shadow-xl"
     >
-      <div className="flex h-full flex-col gap-3 p-4 sm:p-5">
+      {/* Scrolls as a whole only when even the kept minimums do not fit (a very short window). */}
+      <div className="flex h-full flex-col gap-3 overflow-y-auto p-4 sm:p-5">
         <div className="flex items-center justify-between gap-2">
           <h2 id="voice-title" className="text-[17px] font-semibold tracking-tight">
             Voice
@@ -114,13 +134,16 @@ export function VoiceDialog({ onClose, onTranscript, onSignInAgain }: VoiceDialo
         )}
 
         {agentMode && (
-          <AgentPanel
-            activity={agent.activity}
-            pending={agent.pending}
-            notes={agent.notes}
-            confirmError={agent.confirmError}
-            onDecide={(callId, approved) => void agent.decide(callId, approved)}
-          />
+          // At most 30% of the dialog (its confirmations come first), so the transcript keeps its room.
+          <div className="max-h-[30%] shrink-0 overflow-y-auto">
+            <AgentPanel
+              activity={agent.activity}
+              pending={agent.pending}
+              notes={agent.notes}
+              confirmError={agent.confirmError}
+              onDecide={(callId, approved) => void agent.decide(callId, approved)}
+            />
+          </div>
         )}
 
         <VoiceTranscript lines={call.lines} />

@@ -14,7 +14,8 @@ export function VoiceTranscript({ lines: allLines }: { lines: TranscriptLine[] }
   }, [lines.length, last?.text]);
 
   return (
-    <section aria-label="Transcript" className="min-h-0 flex-1 overflow-y-auto rounded-xl border border-border bg-background px-3 py-2">
+    // Never squeezed below about five lines, whatever else the dialog shows (agent mode's panel).
+    <section aria-label="Transcript" className="min-h-32 flex-1 overflow-y-auto rounded-xl border border-border bg-background px-3 py-2">
       {lines.length === 0 ? (
         <p className="py-2 text-[13px] text-muted-foreground">What you and the assistant say appears here.</p>
       ) : (

@@ -92,4 +92,41 @@ test.describe("agent voice (real codex app-server)", () => {
     await voice.hangUpButton.click();
     await expect(voice.status).toHaveAttribute("data-status", "ended");
   });
+
+  for (const viewport of [
+    { width: 390, height: 844 },
+    { width: 1280, height: 800 },
+  ]) {
+    test.describe(`at ${viewport.width} px`, () => {
+      test.use({ viewport });
+
+      test("the transcript keeps its room beside the agent's panel, and the agent's actions are recorded in the chat", async ({ page, voice }, testInfo) => {
+        await voice.open();
+        await voice.agentModeCheckbox.check();
+        await voice.startAndWaitForCall();
+        await mockPost("/codex/tool-calls", { calls: [{ name: "save_note", arguments: { text: "water the ferns" } }] });
+        await mockPost("/codex/handoff", { transcript: "Save a note: water the ferns." });
+        const confirmation = page.getByTestId("agent-confirmation");
+        await expect(confirmation.getByTestId("agent-review-text")).toHaveText("water the ferns", { timeout: 20_000 });
+        await expect(voice.assistantLines.first()).toContainText("Hi! This is the mock voice.");
+        const transcriptHeight = (await voice.transcript.boundingBox())?.height ?? 0;
+        await saveScreenshot(page, testInfo, `nits-agent-mode-${viewport.width}`);
+        expect(transcriptHeight).toBeGreaterThanOrEqual(128);
+
+        await confirmation.getByTestId("agent-approve").click();
+        await expect(page.getByTestId("agent-activity").locator('[data-event="tool.completed"]').last()).toContainText("save_note: done");
+        await voice.hangUpButton.click();
+        await expect(voice.status).toHaveAttribute("data-status", "ended");
+        await voice.closeButton.click();
+        await expect(voice.dialog).toBeHidden();
+
+        const action = page.getByTestId("agent-action").filter({ hasText: "save_note" });
+        await expect(action).toHaveCount(1);
+        await expect(action).toContainText("done");
+        await expect(action).toHaveAttribute("data-source", "voice");
+        await expect(page.getByTestId("regenerate-button")).toHaveCount(0);
+        await saveScreenshot(page, testInfo, `nits-agent-actions-${viewport.width}`);
+      });
+    });
+  }
 });

@@ -40,8 +40,8 @@ test.describe("images out", () => {
     await page.reload();
     await expect(chat.lastAssistantMessage().getByTestId("generated-image")).toBeVisible();
 
-    // A text follow-up works: the generated image is not sent back upstream.
-    await page.getByTestId("image-toggle").click();
+    // A text follow-up works: the generated image is not sent back upstream. The switch is off (it turns off once its message is sent).
+    await expect(page.getByTestId("image-toggle")).toHaveAttribute("aria-checked", "false");
     await chat.sendAndWaitForReply("now a blue one", expectedReply("now a blue one", "a red fox in the snow"));
     await expect(chat.assistantMessages).toHaveCount(2);
     const followUp = (await mock.responsesRequestsOf(account.accountId)).at(-1);

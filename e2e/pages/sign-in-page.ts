@@ -11,6 +11,8 @@ export class SignInPage {
   readonly qrCode: Locator;
   readonly countdown: Locator;
   readonly waiting: Locator;
+  /** "Next check in 3 s" under the waiting line. */
+  readonly nextCheck: Locator;
   readonly expired: Locator;
   readonly denied: Locator;
   readonly loginError: Locator;
@@ -25,6 +27,7 @@ export class SignInPage {
     this.qrCode = page.getByTestId("qr-code");
     this.countdown = page.getByTestId("countdown");
     this.waiting = page.getByTestId("login-waiting");
+    this.nextCheck = page.getByTestId("next-check");
     this.expired = page.getByTestId("login-expired");
     this.denied = page.getByTestId("login-denied");
     this.loginError = page.getByTestId("login-error");

@@ -20,6 +20,8 @@ export class VoicePage {
   readonly transportSelect: Locator;
   readonly modeSelect: Locator;
   readonly optionsToggle: Locator;
+  readonly transcript: Locator;
+  readonly agentModeCheckbox: Locator;
 
   constructor(readonly page: Page) {
     this.openButton = page.getByTestId("voice-button");
@@ -40,6 +42,8 @@ export class VoicePage {
     this.transportSelect = page.getByTestId("voice-transport");
     this.modeSelect = page.getByTestId("voice-mode");
     this.optionsToggle = this.dialog.locator("summary", { hasText: "Options" });
+    this.transcript = this.dialog.getByRole("region", { name: "Transcript" });
+    this.agentModeCheckbox = page.getByTestId("voice-agent-mode");
   }
 
   async open(): Promise<void> {

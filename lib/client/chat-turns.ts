@@ -19,6 +19,15 @@ export interface ChatMessageMetadata {
   model?: string;
   /** On an answer: when it started, epoch milliseconds (shown in exports). */
   createdAt?: number;
+  /** Said in a voice call (its transcript): marked as voice, never regenerated or edited as text. */
+  source?: "voice";
+  /** With source voice: not words but something the agent did in the call (agentActionText). */
+  agentAction?: true;
+}
+
+/** A turn of a voice call's transcript, or an agent action of one. */
+export function isVoiceMessage(message: UIMessage): boolean {
+  return messageMetadata(message).source === "voice";
 }
 
 /** One version of an answer: its parts and what it said about itself. */

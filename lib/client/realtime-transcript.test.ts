@@ -103,6 +103,39 @@ describe("transcriptToMessages", () => {
   });
 });
 
+describe("transcriptToMessages: voice turns and agent actions", () => {
+  const lines = [
+    { id: "u1", role: "user" as const, text: "Save a note: water the ferns", done: true },
+    { id: "a1", role: "assistant" as const, text: "Saved.", done: true },
+    { id: "u2", role: "user" as const, text: "Thanks", done: true },
+  ];
+
+  it("marks every turn as said by voice", () => {
+    for (const message of transcriptToMessages(lines, "call2")) expect(message.metadata).toEqual({ source: "voice" });
+  });
+
+  it("puts each agent action after the line that was last when it happened, marked as an agent action", () => {
+    const messages = transcriptToMessages(lines, "call3", [
+      { afterLineId: "u1", text: "save_note (text: water the ferns): done" },
+      { afterLineId: "u2", text: "get_current_time: done" },
+      { afterLineId: null, text: "first of all" },
+    ]);
+    expect(messages.map((m) => [m.id, m.role, m.metadata, m.parts])).toEqual([
+      ["voice-call3-action-2", "assistant", { source: "voice", agentAction: true }, [{ type: "text", text: "first of all" }]],
+      ["voice-call3-0", "user", { source: "voice" }, [{ type: "text", text: "Save a note: water the ferns" }]],
+      ["voice-call3-action-0", "assistant", { source: "voice", agentAction: true }, [{ type: "text", text: "save_note (text: water the ferns): done" }]],
+      ["voice-call3-1", "assistant", { source: "voice" }, [{ type: "text", text: "Saved." }]],
+      ["voice-call3-2", "user", { source: "voice" }, [{ type: "text", text: "Thanks" }]],
+      ["voice-call3-action-1", "assistant", { source: "voice", agentAction: true }, [{ type: "text", text: "get_current_time: done" }]],
+    ]);
+  });
+
+  it("keeps an action whose line was left out (no words in it) at the end", () => {
+    const messages = transcriptToMessages(lines.slice(0, 1), "call4", [{ afterLineId: "gone", text: "save_note: failed" }]);
+    expect(messages.map((m) => m.id)).toEqual(["voice-call4-0", "voice-call4-action-0"]);
+  });
+});
+
 describe("web transport events", () => {
   it("unwraps data_message events and leaves others alone", () => {
     const inner = { type: "response.output_audio_transcript.delta", item_id: "a", delta: "Hi" };
