@@ -111,4 +111,20 @@ describe("chat transport request shapes", () => {
     expect(contentText(input[1]!.content)).toBe("Once upon a ti");
     expect(contentText(input[2]!.content)).toBe(CONTINUE_INSTRUCTION);
   });
+
+  it("webSearch sends the web_search tool as Codex does, and the answer's citations arrive as url sources with titles", async () => {
+    const question: UIMessage[] = [{ id: "u1", role: "user", parts: [{ type: "text", text: "weather in Lisbon" }] }];
+    const chunks = await send(question, chatRequestOptions({ model: "gpt-5.5", reasoningEffort: "medium", fast: false, webSearch: true }));
+    const sent = harness.mock.requests({ path: "/backend-api/codex/responses" }).at(-1)!.body as { tools: unknown[]; include: string[] };
+    expect(sent.tools).toEqual([{ type: "web_search", external_web_access: true }]);
+    expect(sent.include).not.toContain("web_search_call.action.sources");
+    expect(chunks.some((chunk) => chunk.type === "tool-output-available")).toBe(true);
+    const sources = chunks.flatMap((chunk) => (chunk.type === "source-url" ? [{ url: chunk.url, title: chunk.title }] : []));
+    expect(sources).toHaveLength(2);
+    for (const source of sources) expect(source.title).toMatch(/weather in Lisbon – Example/);
+
+    // Without the switch: no tool.
+    await send(question, chatRequestOptions({ model: "gpt-5.5", reasoningEffort: "medium", fast: false }));
+    expect(harness.mock.requests({ path: "/backend-api/codex/responses" }).at(-1)!.body).not.toHaveProperty("tools");
+  });
 });
