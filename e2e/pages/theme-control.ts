@@ -36,10 +36,15 @@ export class ThemeControl {
   }
 }
 
-/** Lightness of a computed colour: `oklch(L …)` as Chromium reports the design tokens, or `rgb(…)`. */
+/**
+ * Lightness of a computed colour, 0 … 1: `oklch(L …)` / `oklab(L …)`, `lab(L …)` (L in 0 … 100), as
+ * Chromium reports the design tokens, or `rgb(…)`.
+ */
 export function lightnessOf(color: string): number {
-  const oklch = /^oklch\(([\d.]+)/.exec(color);
-  if (oklch) return Number(oklch[1]);
+  const ok = /^ok(?:lch|lab)\(([\d.]+)/.exec(color);
+  if (ok) return Number(ok[1]);
+  const lab = /^(?:lab|lch)\(([\d.]+)/.exec(color);
+  if (lab) return Number(lab[1]) / 100;
   const rgb = /^rgba?\((\d+),\s*(\d+),\s*(\d+)/.exec(color);
   if (!rgb) throw new Error(`Unexpected colour: ${color}`);
   return (Number(rgb[1]) + Number(rgb[2]) + Number(rgb[3])) / (3 * 255);
