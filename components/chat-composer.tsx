@@ -7,7 +7,7 @@ import { iconButton } from "./button-styles";
 import { AttachDocumentButton, ComposerDocuments, type DocumentChip } from "./document-chips";
 import { ArrowUpIcon, ImageIcon, StopIcon, XIcon } from "./icons";
 
-export interface ComposerAttachment {
+interface ComposerAttachment {
   id: string;
   url: string;
   name: string;

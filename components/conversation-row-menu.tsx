@@ -3,7 +3,7 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
 import { MoreIcon } from "./conversation-icons";
 
-export interface RowMenuItem {
+interface RowMenuItem {
   /** Also the item's data-testid. */
   id: string;
   label: string;

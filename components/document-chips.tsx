@@ -6,7 +6,7 @@ import { iconButton } from "./button-styles";
 import { Icon, XIcon, type IconProps } from "./icons";
 import { WaitingIndicator } from "./waiting-indicator";
 
-export const PaperclipIcon = (props: IconProps) => (
+const PaperclipIcon = (props: IconProps) => (
   <Icon {...props}>
     <path d="m20 11.5-8.3 8.3a5 5 0 0 1-7.1-7.1l8.5-8.5a3.3 3.3 0 0 1 4.7 4.7l-8.5 8.5a1.7 1.7 0 0 1-2.4-2.4l7.8-7.8" />
   </Icon>

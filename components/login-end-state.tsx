@@ -2,7 +2,7 @@ import type { Ref } from "react";
 import { primaryButton } from "./button-styles";
 import { AlertIcon, ClockIcon, XIcon } from "./icons";
 
-export type LoginEndKind = "expired" | "denied" | "error";
+type LoginEndKind = "expired" | "denied" | "error";
 
 interface LoginEndStateProps {
   kind: LoginEndKind;

@@ -15,7 +15,7 @@ import {
 import { clearAppStorage, readStored, removeStored, writeStored } from "@/lib/client/local-preferences";
 
 /** The conversation on screen. `saved` is false for a new chat until its first message. */
-export interface ActiveConversation {
+interface ActiveConversation {
   id: string;
   messages: ChatUIMessage[];
   draft: string;
@@ -35,7 +35,7 @@ export interface PendingDeletion {
 }
 
 /** How long a deleted conversation can be taken back; it stays in the browser until then (a reload keeps it). */
-export const UNDO_WINDOW_MS = 10_000;
+const UNDO_WINDOW_MS = 10_000;
 
 export interface Conversations {
   /** Null until the store has been read. */

@@ -5,12 +5,12 @@ import { connectRealtime, type ConnectRealtimeOptions, type RealtimeCall, type R
 import { describeRealtimeError, type RealtimeErrorInfo } from "@/lib/client/realtime-error";
 import { appendTypedLine, applyTranscriptEvent, finishedTranscript, type TranscriptLine } from "@/lib/client/realtime-transcript";
 
-export type VoicePhase = "idle" | "connecting" | "connected" | "reconnecting" | "ended" | "failed";
+type VoicePhase = "idle" | "connecting" | "connected" | "reconnecting" | "ended" | "failed";
 
 /** What a person sees and hears announced: the phase refined by who is talking and the mute switch. */
 export type VoiceStatus = "idle" | "connecting" | "listening" | "speaking" | "muted" | "ended" | "failed";
 
-export interface VoiceLevels {
+interface VoiceLevels {
   microphone: number;
   assistant: number;
 }

@@ -2,12 +2,12 @@ import type { UIMessage } from "ai";
 import { GlobeIcon } from "./icons";
 
 /** Whether the model ran a web search for this answer (the provider-executed web_search tool). */
-export function searchedTheWeb(message: UIMessage): boolean {
+function searchedTheWeb(message: UIMessage): boolean {
   return message.parts.some((part) => part.type === "tool-web_search");
 }
 
 /** The pages the answer cites, once each, in order (the url_citation annotations, as source-url parts). */
-export function citedSources(message: UIMessage): { url: string; title: string }[] {
+function citedSources(message: UIMessage): { url: string; title: string }[] {
   const seen = new Set<string>();
   const sources: { url: string; title: string }[] = [];
   for (const part of message.parts) {

@@ -4,7 +4,7 @@ import { isRecord, sendJson, sendText } from "./http-util";
 
 export const APPROVAL_DECISION_PATH = "/codex/device/decision";
 
-export const RESULT_MESSAGES = {
+const RESULT_MESSAGES = {
   approved: "Approved — you can return to the app",
   denied: "Denied",
   unknown: "Unknown or expired code",

@@ -1,7 +1,7 @@
 import { sendJson } from "./http-util";
 import type { MockContext, RouteCall } from "./context";
 
-export interface BackendCaller {
+interface BackendCaller {
   accountId: string;
   plan: string;
 }

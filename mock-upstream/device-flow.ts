@@ -25,7 +25,7 @@ const LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ"; // no I or O: easy to read aloud
 const AUTHORIZATION_CODE_TTL_MS = 10 * 60_000;
 
 /** "abcd1234", "ABCD-1234", " abcd - 1234 " all become "ABCD-1234". */
-export function normalizeUserCode(input: string): string {
+function normalizeUserCode(input: string): string {
   const compact = input.toUpperCase().replace(/[^A-Z0-9]/g, "");
   return compact.length > 4 ? `${compact.slice(0, 4)}-${compact.slice(4)}` : compact;
 }
@@ -36,11 +36,11 @@ function newUserCode(): string {
   return `${letters}-${String(randomInt(10_000)).padStart(4, "0")}`;
 }
 
-export function pkceChallenge(verifier: string): string {
+function pkceChallenge(verifier: string): string {
   return createHash("sha256").update(verifier).digest("base64url");
 }
 
-export type PollResult =
+type PollResult =
   | { kind: "unknown" }
   | { kind: "pending" }
   | { kind: "too_fast" }
@@ -48,7 +48,7 @@ export type PollResult =
   | { kind: "expired" }
   | { kind: "approved"; authorizationCode: string; codeChallenge: string; codeVerifier: string };
 
-export type ExchangeResult = { ok: true; account: MockAccount } | { ok: false; reason: string };
+type ExchangeResult = { ok: true; account: MockAccount } | { ok: false; reason: string };
 
 /** The provider's device-authorization state: device codes, approvals and one-time authorization codes. */
 export class DeviceFlow {

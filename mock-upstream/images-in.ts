@@ -1,12 +1,12 @@
 import { isRecord } from "./http-util";
 
 /** What the backend takes as an image input: a data URL of one of these types, up to this size. */
-export const ACCEPTED_IMAGE_TYPES = ["image/png", "image/jpeg", "image/webp", "image/gif"] as const;
-export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
+const ACCEPTED_IMAGE_TYPES = ["image/png", "image/jpeg", "image/webp", "image/gif"] as const;
+const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
 
 const DATA_URL = /^data:([a-z]+\/[a-z0-9.+-]+);base64,([A-Za-z0-9+/]+={0,2})$/;
 
-export interface ReceivedImage {
+interface ReceivedImage {
   mediaType: string;
   bytes: number;
   /** Pixel size read from the PNG or JPEG header, when it could be read. */
@@ -37,7 +37,7 @@ function contentParts(item: Record<string, unknown>): Record<string, unknown>[] 
 }
 
 /** Checks one `input_image` part; returns the backend-style problem, or the image when it is fine. */
-export function readImagePart(part: Record<string, unknown>, where: string): { image: ReceivedImage } | { problem: string } {
+function readImagePart(part: Record<string, unknown>, where: string): { image: ReceivedImage } | { problem: string } {
   const url = part.image_url;
   if (typeof url !== "string") return { problem: `Missing required parameter: '${where}.image_url'.` };
   if (/^https?:\/\//.test(url)) return { problem: `Invalid '${where}.image_url': this mock only takes images inline (data URLs).` };

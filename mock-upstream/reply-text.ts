@@ -20,7 +20,7 @@ function isUserMessage(item: Record<string, unknown>): boolean {
 }
 
 /** Raw text of every user message, in order (markers still in). */
-export function userTexts(input: readonly Record<string, unknown>[]): string[] {
+function userTexts(input: readonly Record<string, unknown>[]): string[] {
   return input.filter(isUserMessage).map((item) => contentText(item.content));
 }
 
@@ -31,7 +31,7 @@ export function lastUserText(input: unknown): string {
 }
 
 /** Every text in the input, for finding `[[mock:...]]` markers. */
-export function allInputText(input: unknown): string {
+function allInputText(input: unknown): string {
   if (!Array.isArray(input)) return typeof input === "string" ? input : "";
   return input.filter(isRecord).map((item) => contentText(item.content)).join("\n");
 }
@@ -68,7 +68,7 @@ export function wordPieces(text: string): string[] {
   return pieces.length > 0 ? pieces : [text];
 }
 
-export interface MockUsage {
+interface MockUsage {
   input_tokens: number;
   input_tokens_details: { cached_tokens: number };
   output_tokens: number;

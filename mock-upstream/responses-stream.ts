@@ -11,9 +11,9 @@ export function itemId(prefix: string): string {
   return `${prefix}_${randomBytes(24).toString("hex")}`;
 }
 
-export type StreamOutcome = "completed" | "aborted" | "cut";
+type StreamOutcome = "completed" | "aborted" | "cut";
 
-export interface StreamOptions {
+interface StreamOptions {
   chunkDelayMs: number;
   /** Cut the connection after this many text deltas (stream_cut fault). */
   cutAfterDeltas?: number;

@@ -6,7 +6,7 @@ import { isVersionAtLeast } from "@/lib/upstream/version";
 import { findModelForPlan } from "./models";
 
 /** Body fields the backend refuses outright (token caps and sampling knobs, server-side state). */
-export const UNSUPPORTED_PARAMETERS = [
+const UNSUPPORTED_PARAMETERS = [
   "max_output_tokens",
   "max_tokens",
   "max_completion_tokens",
@@ -31,7 +31,7 @@ export interface ValidResponsesRequest {
   body: Record<string, unknown>;
 }
 
-export type ResponsesValidation = { ok: true; request: ValidResponsesRequest } | { ok: false; status: number; detail: string };
+type ResponsesValidation = { ok: true; request: ValidResponsesRequest } | { ok: false; status: number; detail: string };
 
 function reject(detail: string, status = 400): ResponsesValidation {
   return { ok: false, status, detail };
@@ -61,7 +61,7 @@ function validateInput(input: unknown, allowItemIds: boolean): string | undefine
   return undefined;
 }
 
-export interface ValidationOptions {
+interface ValidationOptions {
   /**
    * The codex executable's own requests (they carry `x-codex-turn-metadata`): it sends no
    * `instructions` (they come as the first developer message) and keeps item ids in the input.

@@ -7,7 +7,7 @@ const MAX_DEPTH = 8;
  * string, number, integer, boolean, null, enum, const, anyOf), every string being `text`. Enough
  * for the AI SDK's generateObject to parse and validate the mock's reply.
  */
-export function valueForSchema(schema: unknown, text: string, depth = 0): unknown {
+function valueForSchema(schema: unknown, text: string, depth = 0): unknown {
   if (!isRecord(schema) || depth > MAX_DEPTH) return text;
   if ("const" in schema) return schema.const;
   if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];

@@ -4,7 +4,7 @@ import { MOCK_CLIENT_ID } from "./context";
 import type { MockUpstream } from "./types";
 import type { MockTokenSet } from "./sign-in";
 
-export interface SseEvent {
+interface SseEvent {
   event: string;
   data: Record<string, unknown>;
 }

@@ -1,8 +1,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { MockAccount } from "./types";
 
-export const AUTH_CLAIM = "https://api.openai.com/auth";
-export const PROFILE_CLAIM = "https://api.openai.com/profile";
+const AUTH_CLAIM = "https://api.openai.com/auth";
+const PROFILE_CLAIM = "https://api.openai.com/profile";
 
 function base64url(input: Buffer | string): string {
   return Buffer.from(input).toString("base64url");
@@ -12,7 +12,7 @@ export function randomToken(bytes = 32): string {
   return randomBytes(bytes).toString("base64url");
 }
 
-export interface MintedTokens {
+interface MintedTokens {
   id_token: string;
   access_token: string;
   refresh_token: string;
@@ -31,11 +31,11 @@ interface TokenFamily {
   revoked: boolean;
 }
 
-export type RefreshOutcome =
+type RefreshOutcome =
   | { ok: true; tokens: MintedTokens; account: MockAccount }
   | { ok: false; code: "refresh_token_reused" | "refresh_token_invalidated" | "refresh_token_expired"; message: string };
 
-export interface AccessTokenClaims {
+interface AccessTokenClaims {
   accountId: string;
   plan: string;
   exp: number;

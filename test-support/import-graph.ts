@@ -44,7 +44,7 @@ function onlyTypes(elements: readonly { isTypeOnly: boolean }[] | undefined): bo
   return elements !== undefined && elements.length > 0 && elements.every((element) => element.isTypeOnly);
 }
 
-export interface FileImports {
+interface FileImports {
   /** Specifiers loaded when the file runs (static and dynamic), packages included. */
   runtime: string[];
   /** Whether the file's first statement is `import "server-only"`. */

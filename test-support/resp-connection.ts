@@ -17,14 +17,14 @@ export interface RespConnection {
 
 const CRLF = "\r\n";
 
-export function encodeCommand(args: readonly string[]): string {
+function encodeCommand(args: readonly string[]): string {
   let out = `*${args.length}${CRLF}`;
   for (const arg of args) out += `$${Buffer.byteLength(arg)}${CRLF}${arg}${CRLF}`;
   return out;
 }
 
 /** Parses one reply at `start`; undefined when the buffer does not hold all of it yet. */
-export function parseReply(buffer: Buffer, start: number): { value: RespValue; end: number } | undefined {
+function parseReply(buffer: Buffer, start: number): { value: RespValue; end: number } | undefined {
   const lineEnd = buffer.indexOf(CRLF, start);
   if (lineEnd === -1) return undefined;
   const type = String.fromCharCode(buffer[start] ?? 0);

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { z } from "zod";
 import { connectResp, RedisReplyError, type RespConnection, type RespValue } from "./resp-connection";
 
-export interface UpstashBridgeOptions {
+interface UpstashBridgeOptions {
   redisPort: number;
   token: string;
   /** 0 or absent = a random free port; pass the old port to bring a closed bridge back. */

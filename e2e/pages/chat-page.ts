@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { expect, type Locator, type Page } from "@playwright/test";
 
-export interface MessageSnapshot {
+interface MessageSnapshot {
   status: string | null;
   text: string;
 }
@@ -11,7 +11,7 @@ export interface MessageSnapshot {
  * code exchange and the chat's first render. The suite's 10 s default is too tight for that chain
  * on a busy 2-core machine (CI measured 10-14 s with other jobs running).
  */
-export const SIGN_IN_TIMEOUT_MS = 30_000;
+const SIGN_IN_TIMEOUT_MS = 30_000;
 
 /** The signed-in screen: account header, model controls, conversation, composer. */
 export class ChatPage {

@@ -40,7 +40,7 @@ export class ThemeControl {
  * Lightness of a computed colour, 0 … 1: `oklch(L …)` / `oklab(L …)`, `lab(L …)` (L in 0 … 100), as
  * Chromium reports the design tokens, or `rgb(…)`.
  */
-export function lightnessOf(color: string): number {
+function lightnessOf(color: string): number {
   const ok = /^ok(?:lch|lab)\(([\d.]+)/.exec(color);
   if (ok) return Number(ok[1]);
   const lab = /^(?:lab|lch)\(([\d.]+)/.exec(color);

@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 
-export interface ReportedViolation {
+interface ReportedViolation {
   rule: string;
   impact: string;
   help: string;

@@ -6,7 +6,7 @@ import type { Page } from "@playwright/test";
  * store `conversations`, keyed by [accountId, id]), as an earlier session would have left them.
  * Quicker than chatting through many turns; the tests then reload so the app reads them.
  */
-export interface StoredMessage {
+interface StoredMessage {
   id: string;
   role: "user" | "assistant";
   parts: { type: "text"; text: string }[];

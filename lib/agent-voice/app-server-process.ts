@@ -12,8 +12,8 @@ import { createRpcConnection, METHOD_NOT_FOUND, RpcError, type RpcConnection, ty
 import type { AgentSandbox, SandboxedProcess } from "./sandbox/types";
 
 /** Grace periods of the close sequence (each step only if the previous one did not end it). */
-export const EXIT_AFTER_STDIN_END_MS = 2_000;
-export const EXIT_AFTER_SIGTERM_MS = 2_000;
+const EXIT_AFTER_STDIN_END_MS = 2_000;
+const EXIT_AFTER_SIGTERM_MS = 2_000;
 const STDERR_TAIL_CHARS = 2_000;
 /** Each private folder is `<tmpdir>/lwc-codex-<random>`. */
 export const HOME_PREFIX = "lwc-codex-";
@@ -51,7 +51,7 @@ const ignoreAll: RpcHandlers = {
  * The child's whole environment. Nothing of the app's own (LWC_SECRET, store credentials, tokens)
  * is passed: only what a program needs to run.
  */
-export function minimalEnvironment(homeDir: string, codexHome: string, parent = process.env): Record<string, string> {
+function minimalEnvironment(homeDir: string, codexHome: string, parent = process.env): Record<string, string> {
   const env: Record<string, string> = { HOME: homeDir, CODEX_HOME: codexHome, PATH: parent.PATH ?? "/usr/bin:/bin" };
   if (parent.LANG) env.LANG = parent.LANG;
   return env;

@@ -8,7 +8,7 @@ type Env = Record<string, string | undefined>;
  * Where scripts/ensure-codex.sh installs the pinned codex (CLIENT_VERSION): LWC_CODEX_CACHE_DIR,
  * else `${XDG_CACHE_HOME:-$HOME/.cache}/login-with-chatgpt/codex-<version>`, by the script's own rule.
  */
-export function codexCacheDir(env: Env = process.env): string {
+function codexCacheDir(env: Env = process.env): string {
   const cacheHome = env.XDG_CACHE_HOME || join(env.HOME || homedir(), ".cache");
   return env.LWC_CODEX_CACHE_DIR || join(cacheHome, "login-with-chatgpt", `codex-${CLIENT_VERSION}`);
 }

@@ -23,7 +23,7 @@ export const REAL_ISSUER_URL = "https://auth.openai.com";
 /** Our provider id. Not the built-in "openai": codex re-routes that one to the workspace origin. */
 export const LOCAL_PROVIDER_ID = "lwc-upstream";
 
-export interface CodexConfigInput {
+interface CodexConfigInput {
   codexBaseUrl: string;
   issuerUrl: string;
   model?: string;
@@ -33,7 +33,7 @@ export interface CodexConfigInput {
 
 type TomlValue = string | number | boolean;
 
-export interface LockdownSetting {
+interface LockdownSetting {
   /** Dotted key as in config.toml (`features.shell_tool`). */
   key: string;
   value: TomlValue;
@@ -47,7 +47,7 @@ export interface LockdownSetting {
  * ever exist inside /dev/null (for any user, root too), so it logs "failed to open logs db" and
  * runs without one: nothing spoken reaches the disk. Verified by tests/codex-real/live-session.test.ts.
  */
-export const NO_LOG_DIR = "/dev/null/lwc-no-logs";
+const NO_LOG_DIR = "/dev/null/lwc-no-logs";
 
 /**
  * Verified against codex 0.169.0 by the real-binary tests (tests/codex-real/): the tools codex
@@ -131,7 +131,7 @@ function renderToml(settings: readonly (readonly [string, TomlValue])[]): string
     .concat("\n");
 }
 
-export function pointsAtRealHosts(codexBaseUrl: string, issuerUrl: string): boolean {
+function pointsAtRealHosts(codexBaseUrl: string, issuerUrl: string): boolean {
   return withoutTrailingSlash(codexBaseUrl) === REAL_CODEX_BASE_URL && withoutTrailingSlash(issuerUrl) === REAL_ISSUER_URL;
 }
 

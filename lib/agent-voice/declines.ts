@@ -6,7 +6,7 @@ import "server-only";
  */
 const DECLINED_REASON = "This application does not allow the agent to run commands, change files or ask for more access.";
 
-export const DECLINE_ANSWERS: Readonly<Record<string, unknown>> = {
+const DECLINE_ANSWERS: Readonly<Record<string, unknown>> = {
   "item/commandExecution/requestApproval": { decision: "decline" },
   "item/fileChange/requestApproval": { decision: "decline" },
   // Grants nothing: an empty permission profile, for this turn only.

@@ -5,7 +5,7 @@ import "server-only";
  * `?after=<seq>`, gets what it missed as long as it is still kept. At most `maxSubscribers` follow
  * it at once: a new one drops the oldest (a reloaded page is never locked out by its old streams).
  */
-export type LiveEventType =
+type LiveEventType =
   | "session.started"
   | "session.closed"
   | "handoff"
@@ -16,7 +16,7 @@ export type LiveEventType =
   | "error"
   | "keepalive";
 
-export interface LiveEvent {
+interface LiveEvent {
   seq: number;
   type: LiveEventType;
   /** Epoch ms. */
@@ -24,7 +24,7 @@ export interface LiveEvent {
   [field: string]: unknown;
 }
 
-export type EventListener = (event: LiveEvent) => void;
+type EventListener = (event: LiveEvent) => void;
 
 export interface EventLog {
   push(type: Exclude<LiveEventType, "keepalive">, fields?: Record<string, unknown>): LiveEvent;

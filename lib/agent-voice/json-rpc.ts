@@ -6,7 +6,7 @@ import "server-only";
 import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
 
-export interface RpcErrorBody {
+interface RpcErrorBody {
   code: number;
   message: string;
   data?: unknown;
@@ -24,7 +24,7 @@ export class RpcError extends Error {
 }
 
 export const METHOD_NOT_FOUND = -32601;
-export const INTERNAL_ERROR = -32603;
+const INTERNAL_ERROR = -32603;
 
 export interface RpcHandlers {
   onNotification(method: string, params: unknown): void;

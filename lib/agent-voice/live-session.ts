@@ -38,7 +38,7 @@ export interface LiveSessionOwner {
   isSignedIn(): Promise<boolean>;
 }
 
-export interface LiveSessionSettings {
+interface LiveSessionSettings {
   tools: RealtimeTool[];
   instructions: string;
   startTimeoutMs: number;
@@ -67,7 +67,7 @@ export class LiveSessionStartError extends Error {
   }
 }
 
-export type ConfirmOutcome =
+type ConfirmOutcome =
   | { kind: "done"; approved: boolean }
   | { kind: "not_pending" }
   | { kind: "handler_failed"; message: string };

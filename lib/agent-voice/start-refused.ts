@@ -3,7 +3,7 @@ import "server-only";
  * Why an agent-voice start was refused before it began (or was overtaken by a newer one). Plain
  * TypeScript: the route (which must stay free of Node-specific imports) maps it to its answer.
  */
-export type StartRefusal =
+type StartRefusal =
   /** A newer start of the same login (or its logout) came in while this one waited or ran: 409. */
   | "superseded"
   /** The login's ChatGPT account already has `maxSessionsPerAccount` live sessions: 429. */

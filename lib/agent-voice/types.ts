@@ -55,7 +55,7 @@ export interface PendingToolCall {
   createdAt: number;
 }
 
-export interface ConfirmToolInput {
+interface ConfirmToolInput {
   callId: string;
   /** The request's `confirmation` object (here always `{approved: true}`: a denial never calls the handler). */
   confirmation: { approved: boolean };

@@ -11,7 +11,7 @@ export interface UsageLimitInfo {
 }
 
 /** The service's code (lib/error-codes.ts), or one of the browser's own for failures it sees itself. */
-export type ChatErrorCode = ApiErrorCode | "usage_limit" | "images_not_supported" | "no_output" | "stream_failed";
+type ChatErrorCode = ApiErrorCode | "usage_limit" | "images_not_supported" | "no_output" | "stream_failed";
 
 /**
  * A chat failure in a form the UI can show: `code` is the service's error code where there is one

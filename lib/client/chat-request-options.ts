@@ -4,8 +4,8 @@ export { REASONING_EFFORTS, type ReasoningEffort };
 
 export const DEFAULT_REASONING_EFFORT: ReasoningEffort = "medium";
 
-export const REASONING_EFFORT_HEADER = "x-login-with-provider-reasoning-effort";
-export const SERVICE_TIER_HEADER = "x-login-with-provider-service-tier";
+const REASONING_EFFORT_HEADER = "x-login-with-provider-reasoning-effort";
+const SERVICE_TIER_HEADER = "x-login-with-provider-service-tier";
 
 /** What the person chose for the next chat call. */
 export interface ChatCallSettings {
@@ -24,7 +24,7 @@ export interface ChatCallSettings {
 }
 
 /** What the transport reads from a request's body besides the model. */
-export interface ChatRequestBody {
+interface ChatRequestBody {
   model: string;
   generateImage?: true;
   leaveOutImages?: true;

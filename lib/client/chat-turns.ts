@@ -6,7 +6,7 @@ import type { ChatErrorInfo } from "./chat-error";
  * message (marked with `failure`) so it can be edited, retried or removed, and any partial answer
  * is marked `failedTurn`; neither is ever sent upstream again with later turns.
  */
-export interface ChatMessageMetadata {
+interface ChatMessageMetadata {
   failure?: ChatErrorInfo;
   failedTurn?: true;
   /** An answer whose page was closed or reloaded while it streamed: the text saved until then. */
@@ -104,7 +104,7 @@ export function messagesForUpstream<M extends UIMessage>(messages: readonly M[])
     .filter((message) => message.parts.length > 0);
 }
 
-export interface GeneratedImage {
+interface GeneratedImage {
   /** base64 PNG */
   base64: string;
   /** True while it is a partial image of a generation still streaming. */

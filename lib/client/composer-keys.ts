@@ -1,5 +1,5 @@
 /** The parts of a keydown event that decide whether Enter sends the message. */
-export interface ComposerKey {
+interface ComposerKey {
   key: string;
   shiftKey: boolean;
   /** `KeyboardEvent.isComposing`: an IME composition is in progress. */
@@ -9,7 +9,7 @@ export interface ComposerKey {
 }
 
 /** keyCode browsers report for a key the IME handled. */
-export const IME_PROCESS_KEY_CODE = 229;
+const IME_PROCESS_KEY_CODE = 229;
 
 /**
  * Enter sends; Shift+Enter adds a line; an Enter that confirms an IME candidate does nothing.

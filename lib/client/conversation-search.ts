@@ -20,7 +20,7 @@ export interface TextSegment {
   match: boolean;
 }
 
-export interface SearchHit {
+interface SearchHit {
   conversationId: string;
   /** The title in segments (matched words marked). */
   title: TextSegment[];
@@ -32,7 +32,7 @@ export interface SearchHit {
 }
 
 /** How many conversations a search lists at most. */
-export const MAX_HITS = 20;
+const MAX_HITS = 20;
 /** About how many characters a snippet shows, and how many of them come before the first match. */
 const SNIPPET_CHARS = 140;
 const SNIPPET_LEAD = 40;
@@ -43,7 +43,7 @@ const QUICK_LOOK_TERMS = 8;
 const WORD = /[^\n\r\p{Z}\p{P}]+/gu;
 
 /** Lower case without accents, so "cafe" finds "Café". Applied to indexed and queried words alike. */
-export function normalizeTerm(term: string): string {
+function normalizeTerm(term: string): string {
   // Most words are plain ASCII: lower-casing them is all it takes, and ten times quicker.
   if (ASCII.test(term)) return term.toLowerCase();
   return term.normalize("NFD").replace(/\p{Diacritic}/gu, "").toLowerCase();

@@ -20,7 +20,7 @@ export const DOCUMENT_LIMITS = {
   maxDocuments: 3,
 } as const;
 
-export type DocumentKind = "text" | "pdf";
+type DocumentKind = "text" | "pdf";
 
 export interface AttachedDocument {
   name: string;
@@ -31,9 +31,9 @@ export interface AttachedDocument {
 }
 
 /** The message part a document travels in. */
-export const DOCUMENT_PART_TYPE = "data-document";
+const DOCUMENT_PART_TYPE = "data-document";
 
-export interface DocumentPart {
+interface DocumentPart {
   type: typeof DOCUMENT_PART_TYPE;
   data: AttachedDocument;
 }
@@ -97,7 +97,7 @@ export function checkPageCount(name: string, pages: number): void {
 }
 
 /** The text of a text file: UTF-8 (a byte order mark is dropped); binary or other encodings are refused. */
-export function decodeTextFile(name: string, bytes: Uint8Array): string {
+function decodeTextFile(name: string, bytes: Uint8Array): string {
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
@@ -109,7 +109,7 @@ export function decodeTextFile(name: string, bytes: Uint8Array): string {
 }
 
 /** The document's text checked against the limits: trailing space trimmed, not empty, not too long. */
-export function checkDocumentText(name: string, kind: DocumentKind, text: string): string {
+function checkDocumentText(name: string, kind: DocumentKind, text: string): string {
   const trimmed = text.replace(/\s+$/, "");
   if (trimmed.trim() === "") {
     throw new DocumentProblem(
@@ -150,7 +150,7 @@ function isAttachedDocument(value: unknown): value is AttachedDocument {
 }
 
 /** A message part that is a document, as its document; undefined for anything else. */
-export function documentOfPart(part: { type: string; data?: unknown }): AttachedDocument | undefined {
+function documentOfPart(part: { type: string; data?: unknown }): AttachedDocument | undefined {
   return part.type === DOCUMENT_PART_TYPE && isAttachedDocument(part.data) ? part.data : undefined;
 }
 

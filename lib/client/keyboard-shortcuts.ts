@@ -48,7 +48,7 @@ export function shortcutFor(event: ShortcutKey, mac: boolean): ShortcutAction | 
   return null;
 }
 
-export interface ShortcutDescription {
+interface ShortcutDescription {
   action: ShortcutAction;
   label: string;
   /** Each way to ask for it: the keys to press together, as the keyboard labels them. */

@@ -1,5 +1,5 @@
 /** Every key this app keeps in localStorage starts with this, so sign-out can forget them all. */
-export const APP_STORAGE_PREFIX = "lwc:";
+const APP_STORAGE_PREFIX = "lwc:";
 
 export function readStored(key: string): string | null {
   try {

@@ -7,11 +7,11 @@
 
 /** `rel` of a link made from an image: no opener, no referrer, no endorsement. */
 export const IMAGE_LINK_REL = "noopener noreferrer nofollow";
-export const IMAGE_LINK_TARGET = "_blank";
+const IMAGE_LINK_TARGET = "_blank";
 /** Link text when the image has no (usable) alt text. */
-export const IMAGE_LINK_FALLBACK_LABEL = "image";
+const IMAGE_LINK_FALLBACK_LABEL = "image";
 
-export interface ImageLink {
+interface ImageLink {
   /** An absolute http(s) URL, or null when the source is not one (then only the label is shown). */
   href: string | null;
   label: string;

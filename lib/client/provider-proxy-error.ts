@@ -1,7 +1,7 @@
 import { apiErrorCode, type ApiErrorCode } from "@/lib/error-codes";
 
 /** The service's error code, the client's own for a reply it could not read, or `http_<status>` when the body had none. */
-export type ProxyErrorCode = ApiErrorCode | "invalid_models_response" | "invalid_session_response" | `http_${number}`;
+type ProxyErrorCode = ApiErrorCode | "invalid_models_response" | "invalid_session_response" | `http_${number}`;
 
 /**
  * Thrown by the browser client (listModels and the session calls) when the service answers with a

@@ -2,7 +2,7 @@ import { apiErrorCode, type ApiErrorCode } from "@/lib/error-codes";
 import { parseJsonObject } from "./provider-proxy-error";
 
 /** The service's error code, one of the browser's own below, or `http_<status>` for a reply without one. */
-export type RealtimeErrorCode =
+type RealtimeErrorCode =
   | ApiErrorCode
   | "microphone_denied"
   | "microphone_unavailable"

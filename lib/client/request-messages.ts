@@ -5,7 +5,7 @@ import { messageMetadata, messagesForUpstream, type ChatUIMessage, type ImagesLe
 export const CONTINUE_INSTRUCTION =
   "Your previous answer was cut off. Continue it exactly where it stopped, without repeating anything you already wrote.";
 
-export interface SendShape {
+interface SendShape {
   /** The model reads text only: the conversation's images stay out of the request. */
   leaveOutImages?: boolean;
   /** Carry on the last answer (it was interrupted) instead of answering the last question. */

@@ -2,7 +2,7 @@ import { parsePublicSessionState, type PublicSessionState } from "./session-stat
 import { ProviderProxyError, providerProxyErrorFromResponse } from "./provider-proxy-error";
 import { normalizeBasePath } from "./base-path";
 
-export interface SessionApiOptions {
+interface SessionApiOptions {
   basePath?: string;
   fetch?: typeof fetch;
 }
@@ -20,9 +20,9 @@ export interface SessionApi {
  * every session call, with the nonce its tab keeps or `new` while it has none. POST /login answers
  * with the login's secret; /login, /status and /session send it back.
  */
-export const LOGIN_NONCE_HEADER = "x-lwc-login-nonce";
+const LOGIN_NONCE_HEADER = "x-lwc-login-nonce";
 /** What the page sends while its tab holds no nonce (the same value as the server's LOGIN_NONCE_OPT_IN). */
-export const LOGIN_NONCE_OPT_IN = "new";
+const LOGIN_NONCE_OPT_IN = "new";
 
 /**
  * Keeps the tab's login nonce in sessionStorage (one per tab, survives reloads, not shared with

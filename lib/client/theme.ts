@@ -7,7 +7,7 @@
  */
 
 export type ThemeChoice = "system" | "light" | "dark";
-export type Theme = "light" | "dark";
+type Theme = "light" | "dark";
 
 export const THEME_CHOICES: readonly ThemeChoice[] = ["system", "light", "dark"];
 
@@ -49,7 +49,7 @@ export function chooseTheme(choice: ThemeChoice): void {
  * nonce): applies the stored choice, then follows the device setting while the choice is System
  * and the choice made in another tab. Self-contained on purpose: it is sent as its source text.
  */
-export function bootTheme(): void {
+function bootTheme(): void {
   const key = "lwc:theme";
   const query = window.matchMedia("(prefers-color-scheme: dark)");
   const apply = () => {

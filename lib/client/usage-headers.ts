@@ -13,7 +13,7 @@ export interface UsageSnapshot {
   secondary?: UsageWindow;
 }
 
-export const FALLBACK_HEADER = "x-login-with-provider-service-tier-fallback";
+const FALLBACK_HEADER = "x-login-with-provider-service-tier-fallback";
 
 function readNumber(headers: Headers, name: string): number | undefined {
   const raw = headers.get(name);

@@ -3,7 +3,7 @@ import { optionsFromEnv, parseEnv, type ParsedEnv } from "@/lib/env-options";
 import { resolveOptions, type ResolvedOptions } from "@/lib/server/options";
 import type { CheckResult } from "./types";
 
-export interface Configuration {
+interface Configuration {
   env: ParsedEnv;
   options: ResolvedOptions;
 }

@@ -17,7 +17,7 @@ export interface LiveOptions {
   model?: string;
 }
 
-export const LIVE_PROMPT = "Reply with the single word: ok";
+const LIVE_PROMPT = "Reply with the single word: ok";
 const LIST_CHARS = 160;
 
 const row = (check: string, status: CheckResult["status"], detail: string): CheckResult => ({ check: `live: ${check}`, status, detail });

@@ -1,6 +1,6 @@
 import "server-only";
 /** What a `/responses` event stream said: its event types (each once, in order), the text, and a failure. */
-export interface ReplyStream {
+interface ReplyStream {
   types: string[];
   text: string;
   /** The message (or the JSON) of a `response.failed` or `error` event. */

@@ -7,6 +7,6 @@ export interface CheckResult {
 }
 
 /** `fail` makes `npm run doctor` exit non-zero; `warn` is worth reading but not wrong everywhere. */
-export type CheckStatus = "ok" | "warn" | "fail" | "skip";
+type CheckStatus = "ok" | "warn" | "fail" | "skip";
 
 export const failed = (results: readonly CheckResult[]): boolean => results.some((result) => result.status === "fail");

@@ -5,7 +5,7 @@ import { STREAM_INTERRUPTED_CODE } from "./upstream-stream";
  * Most bytes of a stream read for one JSON reply. A reply of text is far smaller; generated images
  * (partial ones included) are the large case. Past it the caller is told to ask for a stream.
  */
-export const MAX_ASSEMBLED_STREAM_BYTES = 64 * 1024 * 1024;
+const MAX_ASSEMBLED_STREAM_BYTES = 64 * 1024 * 1024;
 
 export type AssembledResponse =
   /** The final response object (completed, incomplete or failed), with `output` from the output items. */

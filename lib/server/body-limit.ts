@@ -1,5 +1,5 @@
 import "server-only";
-export type BodyReadResult = { ok: true; bytes: Uint8Array } | { ok: false; reason: "too_large" | "unreadable" };
+type BodyReadResult = { ok: true; bytes: Uint8Array } | { ok: false; reason: "too_large" | "unreadable" };
 
 /**
  * Reads the request body, refusing more than `maxBytes`: a declared Content-Length over the limit is

@@ -6,7 +6,7 @@ import "server-only";
 export const DEFAULT_TRUSTED_PROXY_HOPS = 1;
 
 /** The shared bucket of requests whose address cannot be known. */
-export const UNKNOWN_ADDRESS = "unknown";
+const UNKNOWN_ADDRESS = "unknown";
 
 /**
  * The client's address as the outermost trusted proxy saw it: the `trustedProxyHops`-th

@@ -70,7 +70,7 @@ function isSecureCookie(request: Request, cookie: ResolvedCookieOptions): boolea
  * `hostPrefix` opt-in, `__Host-<name>` whenever the cookie is Secure, so a sibling subdomain or a
  * plain-HTTP page cannot set or shadow it.
  */
-export function sessionCookieName(request: Request, cookie: ResolvedCookieOptions): string {
+function sessionCookieName(request: Request, cookie: ResolvedCookieOptions): string {
   return cookie.hostPrefix && isSecureCookie(request, cookie) ? `__Host-${cookie.name}` : cookie.name;
 }
 

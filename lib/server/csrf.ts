@@ -22,7 +22,7 @@ export function checkOrigin(request: Request, allowedOrigins: ReadonlySet<string
 }
 
 /** Request headers a cross-origin browser client may send (checked in the preflight). */
-export const CORS_ALLOWED_HEADERS = [
+const CORS_ALLOWED_HEADERS = [
   "content-type",
   "x-login-with-provider-service-tier",
   "x-login-with-provider-reasoning-effort",
@@ -30,7 +30,7 @@ export const CORS_ALLOWED_HEADERS = [
 ];
 
 /** Reply headers a cross-origin client may read. */
-export const CORS_EXPOSED_HEADERS = [
+const CORS_EXPOSED_HEADERS = [
   "retry-after",
   "x-lwc-login-nonce",
   "x-login-with-provider-service-tier-fallback",

@@ -18,7 +18,7 @@ import { AUTHORIZATION_EXPIRED_MESSAGE, toPublicState, type PublicSessionState }
 import type { LoadedSession, MovedRecord, PendingRecord, SessionRecord } from "./session-record";
 import { upstreamOriginForLog } from "./upstream-log";
 
-export const POLL_LOCK_PREFIX = "lwc:lock:poll:";
+const POLL_LOCK_PREFIX = "lwc:lock:poll:";
 const POLL_LOCK_MARGIN_MS = 5_000;
 
 export interface StateOutcome {
@@ -38,14 +38,14 @@ export type LoginOutcome =
 export const LOGIN_REUSE_RATE_LIMIT = { limit: 20, windowMs: 60_000 };
 
 /** A login that has not signed in is kept this long after its code runs out (so /session can say "expired"). */
-export const UNFINISHED_LOGIN_GRACE_MS = 60 * 60_000;
+const UNFINISHED_LOGIN_GRACE_MS = 60 * 60_000;
 
 /**
  * How long the old session id of a moved login still answers POST /login (with the login's state,
  * no cookie). Requests sent together with the one that moved it arrive within milliseconds; a
  * request that comes later with the old cookie finds no session and starts a new login.
  */
-export const MOVED_LOGIN_GRACE_MS = 10_000;
+const MOVED_LOGIN_GRACE_MS = 10_000;
 
 /**
  * POST /login. An authenticated session is answered as is. A still-valid pending login that this

@@ -63,12 +63,12 @@ export interface ProxyFetchOptions {
 
 const STORE_CHECK_DEADLINE_MS = 3_000;
 
-export const LOGIN_RATE_LIMIT_PREFIX = "lwc:rl:login";
-export const LOGIN_GLOBAL_RATE_LIMIT_PREFIX = "lwc:rl:login-all";
-export const LOGIN_REUSE_RATE_LIMIT_PREFIX = "lwc:rl:login-reuse";
-export const RESPONSES_RATE_LIMIT_PREFIX = "lwc:rl:responses";
-export const MODELS_RATE_LIMIT_PREFIX = "lwc:rl:models";
-export const REALTIME_RATE_LIMIT_PREFIX = "lwc:rl:realtime";
+const LOGIN_RATE_LIMIT_PREFIX = "lwc:rl:login";
+const LOGIN_GLOBAL_RATE_LIMIT_PREFIX = "lwc:rl:login-all";
+const LOGIN_REUSE_RATE_LIMIT_PREFIX = "lwc:rl:login-reuse";
+const RESPONSES_RATE_LIMIT_PREFIX = "lwc:rl:responses";
+const MODELS_RATE_LIMIT_PREFIX = "lwc:rl:models";
+const REALTIME_RATE_LIMIT_PREFIX = "lwc:rl:realtime";
 
 const RATE_LIMIT_PREFIXES: Record<RateLimitPurpose, string> = {
   login: LOGIN_RATE_LIMIT_PREFIX,

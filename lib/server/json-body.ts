@@ -4,7 +4,7 @@ import { readBodyWithLimit } from "./body-limit";
 import { errorResponse } from "./json";
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from "./json-depth";
 
-export type JsonBodyResult = { ok: true; body: Record<string, unknown> } | { ok: false; response: Response };
+type JsonBodyResult = { ok: true; body: Record<string, unknown> } | { ok: false; response: Response };
 
 /** How a route answers a body it refuses. */
 export interface JsonBodyRules {

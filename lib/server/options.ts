@@ -19,7 +19,7 @@ export interface RateLimitOption {
 }
 
 /** Overrides for the session cookie. Anything left out keeps the default shown. */
-export interface SessionCookieOptions {
+interface SessionCookieOptions {
   /** Default `lwc_session` (the contract's name), whatever the scheme, unless hostPrefix is on. */
   name?: string;
   /**
@@ -134,9 +134,9 @@ export interface ProviderHandlerOptions {
 }
 
 // Each default is written here once; lib/env-options.ts derives the variables' defaults from these.
-export const DEFAULT_BASE_PATH = "/api/provider";
+const DEFAULT_BASE_PATH = "/api/provider";
 export const DEFAULT_SESSION_TTL_MS = 7 * 24 * 60 * 60_000;
-export const DEFAULT_COOKIE_NAME = "lwc_session";
+const DEFAULT_COOKIE_NAME = "lwc_session";
 export const DEFAULT_RESPONSES_RATE_LIMIT: RateLimitOption = { limit: 30, windowMs: 60_000 };
 export const DEFAULT_LOGIN_RATE_LIMIT: RateLimitOption = { limit: 10, windowMs: 60_000 };
 export const DEFAULT_LOGIN_GLOBAL_RATE_LIMIT: RateLimitOption = { limit: 100, windowMs: 60_000 };

@@ -19,7 +19,7 @@ export const REFRESH_TOKEN_INVALID_MESSAGE = "The sign-in is no longer valid. Si
  * How long until a /status may poll the provider again: one interval after the last poll started
  * (after the code was issued, before the first poll). A check sent then reaches the provider.
  */
-export function nextCheckInMs(device: PendingRecord["device"], now: number): number {
+function nextCheckInMs(device: PendingRecord["device"], now: number): number {
   return Math.max(0, (device.lastPollAt ?? device.issuedAt) + device.intervalSeconds * 1000 - now);
 }
 

@@ -9,7 +9,7 @@ import {
 import { errorResponse } from "./json";
 import { readJsonBody } from "./json-body";
 
-export const MAX_INSTRUCTIONS_CHARS = 8000;
+const MAX_INSTRUCTIONS_CHARS = 8000;
 
 const sessionSchema = z.object({
   voice: z
@@ -30,7 +30,7 @@ const bodySchema = z.object({
   session: sessionSchema.optional(),
 });
 
-export type RealtimeBodyResult = { ok: true; call: RealtimeCallRequest } | { ok: false; response: Response };
+type RealtimeBodyResult = { ok: true; call: RealtimeCallRequest } | { ok: false; response: Response };
 
 function invalid(message: string): RealtimeBodyResult {
   return { ok: false, response: errorResponse(400, "invalid_realtime_request", { message }) };

@@ -30,7 +30,7 @@ export function upstreamErrorCode(bodyText: string): string | undefined {
  * (an HTML page's text without its tags), as a snippet without tokens and with runs of `inputs`
  * replaced by `[input]`. None for the edge's challenge page: our sentence says what it is.
  */
-export function providerWords(status: number, bodyText: string, inputs: readonly string[] = []): string | undefined {
+function providerWords(status: number, bodyText: string, inputs: readonly string[] = []): string | undefined {
   if (isCloudflareChallenge(status, bodyText)) return undefined;
   const error = readUpstreamErrorBody(bodyText);
   const text = error.message ?? error.detail ?? bodyText.replace(/<(script|style)\b[\s\S]*?<\/\1>/gi, " ").replace(/<[^>]*>/g, " ");
@@ -54,7 +54,7 @@ export function describeRealtimeFailure(status: number, bodyText: string, inputs
 }
 
 /** The contract's `{error: "realtime_request_failed", status, detail}`, with one log line. */
-export function realtimeFailure(logger: Logger, transport: string, status: number, detail: string, logReason: string): Response {
+function realtimeFailure(logger: Logger, transport: string, status: number, detail: string, logReason: string): Response {
   logger.error(`${LOG_PREFIX} upstream /realtime failed: transport=${transport} status=${status} ${logReason}`);
   return errorResponse(status, "realtime_request_failed", { status, detail: detail.slice(0, MAX_REALTIME_DETAIL_CHARS) });
 }

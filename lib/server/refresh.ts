@@ -9,13 +9,13 @@ import type { SessionStore } from "./session-store";
 
 export const REFRESH_LOCK_PREFIX = "lwc:lock:refresh:";
 /** The refresh call itself is cut after this. */
-export const REFRESH_CALL_TIMEOUT_MS = 10_000;
+const REFRESH_CALL_TIMEOUT_MS = 10_000;
 /**
  * A crashed holder's lock expires after this, so the login is not stuck. It must outlast the whole
  * critical section: re-read + refresh call + the save with its retries (each store call has its own
  * deadline of a few seconds), or another instance could take the lock and resend the refresh token.
  */
-export const REFRESH_LOCK_TTL_MS = 30_000;
+const REFRESH_LOCK_TTL_MS = 30_000;
 /** How long a request waits for another holder's refresh before giving up (transiently). */
 export const REFRESH_WAIT_MAX_MS = 10_000;
 
@@ -23,7 +23,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 /** Pauses between attempts to save freshly rotated tokens. */
 const SAVE_RETRY_DELAYS_MS = [100, 400];
 
-export interface RefreshRequest {
+interface RefreshRequest {
   /** The session as this request saw it (its tokens identify "not refreshed since"). */
   session: LoadedSession<AuthenticatedRecord>;
   /** Refresh even when not near expiry: the backend rejected the access token (401). */

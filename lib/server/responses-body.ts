@@ -6,9 +6,9 @@ import { readJsonBody } from "./json-body";
  * The only shape rules we check ourselves (`model`, `input`, `stream`); the rest of the Responses API
  * body passes through. `stream: true` streams the reply; absent or false (the API's default) gets one JSON reply.
  */
-export type ResponsesRequestBody = Record<string, unknown> & { model: string; input: string | unknown[]; stream?: boolean };
+type ResponsesRequestBody = Record<string, unknown> & { model: string; input: string | unknown[]; stream?: boolean };
 
-export type BodyResult = { ok: true; body: ResponsesRequestBody } | { ok: false; response: Response };
+type BodyResult = { ok: true; body: ResponsesRequestBody } | { ok: false; response: Response };
 
 function invalid(message: string): BodyResult {
   return { ok: false, response: errorResponse(400, "invalid_responses_request", { message }) };

@@ -2,11 +2,11 @@ import "server-only";
 import { REASONING_EFFORTS, SERVICE_TIERS, type ReasoningEffort, type ServiceTier } from "@/lib/upstream/types";
 import { errorResponse } from "./json";
 
-export const SERVICE_TIER_HEADER = "x-login-with-provider-service-tier";
-export const REASONING_EFFORT_HEADER = "x-login-with-provider-reasoning-effort";
+const SERVICE_TIER_HEADER = "x-login-with-provider-service-tier";
+const REASONING_EFFORT_HEADER = "x-login-with-provider-reasoning-effort";
 export const SERVICE_TIER_FALLBACK_HEADER = "x-login-with-provider-service-tier-fallback";
 
-export type ProxyHeaders =
+type ProxyHeaders =
   | { ok: true; serviceTier?: ServiceTier; reasoningEffort?: ReasoningEffort }
   | { ok: false; response: Response };
 

@@ -1,6 +1,5 @@
 import "server-only";
-export const HTTP_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
-export type HttpMethod = (typeof HTTP_METHODS)[number];
+type HttpMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
 
 export type RouteHandler = (request: Request, params: Readonly<Record<string, string>>) => Promise<Response>;
 
@@ -13,7 +12,7 @@ export interface RouteDefinition {
   methods: Partial<Record<Exclude<HttpMethod, "OPTIONS">, RouteHandler>>;
 }
 
-export type RouteMatch =
+type RouteMatch =
   | { kind: "not_found" }
   | {
       kind: "found";

@@ -7,7 +7,7 @@ import type { ProviderHandler, ProxyFetchOptions } from "./handler";
 const FORWARDED_HEADERS = ["cookie", "origin", "host", "x-forwarded-host", "x-forwarded-proto"];
 
 /** The handler, or just the parts of it these helpers use. */
-export type SessionHandler = Pick<ProviderHandler, "basePath" | "handler" | "proxyFetch">;
+type SessionHandler = Pick<ProviderHandler, "basePath" | "handler" | "proxyFetch">;
 
 /** A URL the handler accepts; the host is never contacted, because requests go to the handler in-process. */
 function internalUrl(handler: SessionHandler, path: string): string {

@@ -13,7 +13,7 @@ interface UsageLimit {
 }
 
 /** `{error:{type:"usage_limit_reached", resets_at, resets_in_seconds, plan_type}}` of a 429, if that is what it is. */
-export function parseUsageLimit(bodyText: string): UsageLimit | undefined {
+function parseUsageLimit(bodyText: string): UsageLimit | undefined {
   let root: unknown;
   try {
     root = JSON.parse(bodyText);
@@ -37,7 +37,7 @@ export function parseUsageLimit(bodyText: string): UsageLimit | undefined {
  * `inputs` (the request's own texts: an error can quote the prompt back) replaced by `[input]`. The
  * edge's challenge page is named (`type=cloudflare_challenge`) instead: its HTML says nothing more.
  */
-export function describeUpstreamFailureForLog(status: number, bodyText: string, inputs: readonly string[] = []): string {
+function describeUpstreamFailureForLog(status: number, bodyText: string, inputs: readonly string[] = []): string {
   if (isCloudflareChallenge(status, bodyText)) return `status=${status} type=cloudflare_challenge`;
   const parts = [`status=${status}`];
   let error: Record<string, unknown> | undefined;

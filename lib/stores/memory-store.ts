@@ -14,7 +14,7 @@ interface WindowCounter {
 }
 
 /** What the in-process rate limiter needs from a memory store: its clock and a counter per window. */
-export interface MemoryStoreInternals {
+interface MemoryStoreInternals {
   now(): number;
   /** Atomically counts one hit in the fixed window that contains `now()`. */
   countHit(key: string, windowMs: number): { count: number; reset: number };

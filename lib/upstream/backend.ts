@@ -70,7 +70,7 @@ export function describeUpstreamFailure(status: number, bodyText: string, inputs
 }
 
 /** Prefix of the backend's usage headers (plan windows, credits), worth passing to the browser. */
-export const USAGE_HEADER_PREFIX = "x-codex-";
+const USAGE_HEADER_PREFIX = "x-codex-";
 
 /** The backend's usage headers (lower-case names), as a plain record to build a reply's headers from. */
 export function pickUsageHeaders(headers: Headers): Record<string, string> {

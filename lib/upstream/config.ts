@@ -10,7 +10,7 @@ import type { UpstreamConfig } from "./types";
 export const CLIENT_VERSION: string = clientVersionFile.clientVersion;
 
 /** A plain, honest User-Agent naming the Codex release we are compatible with (the edge challenges requests without one). */
-export function userAgentFor(clientVersion: string): string {
+function userAgentFor(clientVersion: string): string {
   return `login-with-chatgpt/0.1 (codex_cli_rs/${clientVersion} compatible)`;
 }
 

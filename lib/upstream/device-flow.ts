@@ -8,7 +8,7 @@ import type { DeviceCode, DevicePollResult, TokenSet, UpstreamConfig } from "./t
 
 /** Upstream returns no expiry: a device code lives 15 minutes from issue. */
 export const DEVICE_CODE_LIFETIME_MS = 15 * 60_000;
-export const DEFAULT_POLL_INTERVAL_SECONDS = 5;
+const DEFAULT_POLL_INTERVAL_SECONDS = 5;
 
 function deviceApi(config: UpstreamConfig, path: string): string {
   return `${config.issuer}/api/accounts/deviceauth/${path}`;

@@ -5,7 +5,7 @@ import { upstreamSnippet } from "./redact";
  * spelled exactly as the service contract spells it; `status` and `body` describe the
  * upstream reply when there was one (`body` is always a bounded snippet without tokens).
  */
-export type ProviderAuthErrorCode =
+type ProviderAuthErrorCode =
   | "device_code_request_failed"
   | "device_code_disabled"
   | "authorization_pending"

@@ -2,7 +2,7 @@ import { ProviderAuthError } from "./errors";
 import type { UpstreamConfig } from "./types";
 
 /** A fully read, non-streaming upstream reply. `ok` is false for a 3xx too (redirects are not followed). */
-export interface UpstreamReply {
+interface UpstreamReply {
   status: number;
   ok: boolean;
   headers: Headers;
@@ -85,7 +85,7 @@ export function parseJsonOrUndefined(text: string): unknown {
 }
 
 /** Enough of an error body to describe it; the rest is never read. */
-export const MAX_ERROR_BODY_BYTES = 64 * 1024;
+const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
 /** Reads at most `maxBytes` of a reply body as text and cancels the rest. */
 export async function readBoundedText(response: Response, maxBytes = MAX_ERROR_BODY_BYTES): Promise<string> {

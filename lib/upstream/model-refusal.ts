@@ -8,7 +8,7 @@ import { parseJsonOrUndefined } from "./http";
  * - `model_not_supported`: 400 "The '<model>' model is not supported when using Codex with a
  *   ChatGPT account." (retired, or not for this plan).
  */
-export type ModelRefusalCode = "client_version_outdated" | "model_not_supported";
+type ModelRefusalCode = "client_version_outdated" | "model_not_supported";
 
 export interface ModelRefusal {
   code: ModelRefusalCode;

@@ -77,7 +77,7 @@ export interface ModelDetails {
   unavailable?: ModelUnavailable;
 }
 
-export interface ModelUnavailable {
+interface ModelUnavailable {
   reason: "client_version_outdated";
   /** The client version the model needs. */
   minimalClientVersion: string;
@@ -89,7 +89,7 @@ export interface ModelUnavailable {
  * Efforts the catalogue lists that a direct /responses call may not send: the backend refuses
  * `ultra` there (Codex itself sends it as `max`, with sub-agents). Never offered to our callers.
  */
-export const CODEX_ONLY_EFFORTS: readonly string[] = ["ultra"];
+const CODEX_ONLY_EFFORTS: readonly string[] = ["ultra"];
 
 /** What a chat UI needs about one catalogue entry, judged against the client version this server sends. */
 export function toModelDetails(model: ModelInfo, clientVersion: string): ModelDetails {

@@ -27,15 +27,15 @@ export const DEFAULT_CHATGPT_URL = "https://chatgpt.com";
  * one: what the pinned codex 0.169.0 sends (its DEFAULT_REALTIME_MODEL; docs/upstream.md).
  */
 export const CODEX_REALTIME_MODEL = "gpt-realtime-1.5";
-export const CODEX_DEFAULT_VOICE = "cove";
-export const WEB_DEFAULT_VOICE = "juniper";
+const CODEX_DEFAULT_VOICE = "cove";
+const WEB_DEFAULT_VOICE = "juniper";
 /** The web transports want a model; "auto" lets the service pick, as the ChatGPT web app does. */
-export const WEB_DEFAULT_MODEL = "auto";
-export const DEFAULT_REALTIME_INSTRUCTIONS =
+const WEB_DEFAULT_MODEL = "auto";
+const DEFAULT_REALTIME_INSTRUCTIONS =
   "You are a friendly voice assistant. Keep your answers short and conversational.";
 
 /** An answer SDP is a few KB; more than this is not read. */
-export const MAX_ANSWER_BYTES = 64 * 1024;
+const MAX_ANSWER_BYTES = 64 * 1024;
 
 /** What the caller asked for, after validation. */
 export interface RealtimeCallRequest {
@@ -47,7 +47,7 @@ export interface RealtimeCallRequest {
   instructions?: string;
 }
 
-export type RealtimeCallResult =
+type RealtimeCallResult =
   | { kind: "answer"; sdp: string }
   /** Upstream answered non-2xx; `bodyText` is bounded and must not be passed on as is. */
   | { kind: "failed"; status: number; bodyText: string }
@@ -146,7 +146,7 @@ function webCall(
 }
 
 
-export interface RealtimeCallOptions {
+interface RealtimeCallOptions {
   /** Origin of the ChatGPT web transports, default https://chatgpt.com. */
   chatgptUrl?: string;
   /** The codex transport's voice model when the request names none, default CODEX_REALTIME_MODEL. */

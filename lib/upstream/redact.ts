@@ -183,7 +183,7 @@ export function redactInputRuns(text: string, inputs: readonly string[]): string
   return withInputMarkers(collapsed, inputCoverage(collapsed, inputs), collapsed.length);
 }
 
-export interface SnippetOptions {
+interface SnippetOptions {
   /** The request's own input texts (prompt, instructions, offer): runs of them become `[input]`. */
   inputs?: readonly string[];
   maxChars?: number;

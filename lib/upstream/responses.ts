@@ -6,25 +6,25 @@ import type { BackendAuth, ReasoningEffort, ServiceTier, UpstreamConfig } from "
 export const DEFAULT_INSTRUCTIONS = "You are a helpful assistant.";
 
 /** Needed so reasoning can be carried into the next turn without server-side storage. */
-export const ENCRYPTED_REASONING_INCLUDE = "reasoning.encrypted_content";
+const ENCRYPTED_REASONING_INCLUDE = "reasoning.encrypted_content";
 
 /** Token caps the backend rejects as unsupported. */
-export const STRIPPED_TOKEN_CAP_FIELDS = ["max_output_tokens", "max_tokens", "max_completion_tokens"] as const;
+const STRIPPED_TOKEN_CAP_FIELDS = ["max_output_tokens", "max_tokens", "max_completion_tokens"] as const;
 
 /**
  * Sampling knobs the backend rejects (`{"detail":"Unsupported parameter: temperature"}`): every
  * model it serves is a reasoning model. The AI SDK already omits them for models it knows reason.
  */
-export const STRIPPED_SAMPLING_FIELDS = ["temperature", "top_p", "frequency_penalty", "presence_penalty"] as const;
+const STRIPPED_SAMPLING_FIELDS = ["temperature", "top_p", "frequency_penalty", "presence_penalty"] as const;
 
 /** Fields that point at server-side state, which a stateless backend (store: false) cannot resolve. */
-export const STRIPPED_STATEFUL_FIELDS = ["previous_response_id", "conversation"] as const;
+const STRIPPED_STATEFUL_FIELDS = ["previous_response_id", "conversation"] as const;
 
 /**
  * Tool types that ask the backend to search the web. Codex sends `web_search` (with
  * `external_web_access`, docs/upstream.md); `web_search_preview` is the public API's older name.
  */
-export const WEB_SEARCH_TOOL_TYPES = ["web_search", "web_search_preview"] as const;
+const WEB_SEARCH_TOOL_TYPES = ["web_search", "web_search_preview"] as const;
 
 /** True when the body's `tools` include a web-search tool. */
 export function hasWebSearchTool(body: Record<string, unknown>): boolean {
@@ -47,7 +47,7 @@ export function toBackendServiceTier(tier: string): string | undefined {
   return Object.hasOwn(BACKEND_SERVICE_TIER, tier) ? BACKEND_SERVICE_TIER[tier as ServiceTier] : tier;
 }
 
-export interface NormalizeResponsesOptions {
+interface NormalizeResponsesOptions {
   /** From the `x-login-with-provider-service-tier` header; wins over a body `service_tier`. */
   serviceTier?: ServiceTier;
   /** From the `x-login-with-provider-reasoning-effort` header; sets `reasoning.effort`. */

@@ -3,7 +3,7 @@ import { itemId, responseEnvelope } from "../responses-stream";
 import { usageFor } from "../reply-text";
 import type { ValidResponsesRequest } from "../responses-validation";
 
-export type ToolCallAnswer =
+type ToolCallAnswer =
   /** arguments: JSON text, as the Responses API sends it. */
   | { kind: "function_call"; name: string; arguments: string; callId: string }
   /** A freeform tool (apply_patch): raw text input. */

@@ -10,7 +10,7 @@ export interface ScriptedToolCall {
   input?: string;
 }
 
-export type ScriptedAnswer =
+type ScriptedAnswer =
   | { kind: "function_call"; name: string; arguments: string; callId: string }
   | { kind: "custom_tool_call"; name: string; input: string; callId: string }
   | { kind: "message"; text: string };

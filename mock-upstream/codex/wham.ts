@@ -6,7 +6,7 @@ import { sendUnauthorized } from "../backend-auth";
  * The origin the real service names in workspace routing. codex only accepts a bare https origin
  * here; it does not send traffic to it as long as it uses a custom model provider id.
  */
-export const WORKSPACE_BACKEND_ORIGIN = "https://chatgpt.com";
+const WORKSPACE_BACKEND_ORIGIN = "https://chatgpt.com";
 
 interface TokenCaller {
   accountId: string;

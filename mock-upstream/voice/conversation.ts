@@ -12,7 +12,7 @@ const MIN_SPEECH_MS = 900;
 
 export type RealtimeEvent = { type: string } & Record<string, unknown>;
 
-export interface ConversationIo {
+interface ConversationIo {
   send(event: RealtimeEvent): void;
   /** Turn the voice on or off. */
   setSpeaking(speaking: boolean): void;

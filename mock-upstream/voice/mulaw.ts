@@ -14,7 +14,7 @@ export function encodeMulaw(sample: number): number {
   return ~(sign | (exponent << 4) | mantissa) & 0xff;
 }
 
-export function decodeMulaw(byte: number): number {
+function decodeMulaw(byte: number): number {
   const value = ~byte & 0xff;
   const exponent = (value >> 4) & 0x07;
   const magnitude = ((((value & 0x0f) << 3) + BIAS) << exponent) - BIAS;

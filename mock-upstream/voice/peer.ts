@@ -10,8 +10,7 @@ import { machineCandidatesOnly } from "./sdp";
 import { FRAME_MS, SAMPLES_PER_FRAME, SILENT_FRAME, VoiceTone } from "./tone";
 import { werift, type Werift } from "./werift";
 
-export const VOICE_TRANSPORTS = ["codex", "wm", "vp", "vps"] as const;
-export type VoiceTransport = (typeof VOICE_TRANSPORTS)[number];
+export type VoiceTransport = "codex" | "wm" | "vp" | "vps";
 export type VoiceCallState = "new" | "connected" | "closed";
 
 /** What the control API shows about a call. */

@@ -6,7 +6,7 @@ import { encodeMulaw, mulawRms } from "./mulaw";
 import { FRAME_MS, SAMPLE_RATE, SAMPLES_PER_FRAME } from "./tone";
 import { werift, type Werift } from "./werift";
 
-export interface BrowserPeerOptions {
+interface BrowserPeerOptions {
   /** wm/vp/vps use a pre-negotiated channel (id 0, empty label) with wrapped events. */
   webTransport?: boolean;
   /**

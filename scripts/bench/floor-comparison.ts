@@ -13,15 +13,15 @@ import { API, directInit, requestBody } from "./sign-in";
 import { median } from "./stats";
 import { timeStream, type StreamTiming } from "./stream-timing";
 
-export const CPU_RATIO_TARGET = 1.08;
-export const TTFB_OVER_FLOOR_TARGET_MS = 0.5;
+const CPU_RATIO_TARGET = 1.08;
+const TTFB_OVER_FLOOR_TARGET_MS = 0.5;
 
 const ROUNDS = Number(process.env.BENCH_FLOOR_ROUNDS ?? 60);
 const BLOCK = 10;
 // Long enough for V8 to have compiled both paths: the numbers are the steady state of a running server.
 const WARM_UP = 300;
 
-export interface FloorComparison {
+interface FloorComparison {
   rounds: number;
   block: number;
   /** Server CPU per streamed reply, median over blocks, ms (the ratio is the median of each round's ratio). */

@@ -20,7 +20,7 @@ export interface RpcMessage {
 
 type ServerRequestHandler = (message: RpcMessage) => unknown;
 
-export interface DriverOptions {
+interface DriverOptions {
   codexPath: string;
   configToml: string;
   /** Extra environment (proxy variables); nothing of the test process is inherited but PATH. */

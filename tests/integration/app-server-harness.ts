@@ -117,7 +117,7 @@ export async function waitForExit(pid: number, timeoutMs = 10_000): Promise<void
   }
 }
 
-export interface LiveEventLine {
+interface LiveEventLine {
   seq: number;
   type: string;
   [field: string]: unknown;

@@ -15,13 +15,13 @@ import { serveHandler, type ServedHandler } from "@/test-support/serve-handler";
 export const TEST_SECRET = "integration-test-secret-0123456789-abcdef";
 export const BASE = "/api/provider";
 
-export interface LogLine {
+interface LogLine {
   level: "info" | "warn" | "error";
   message: string;
 }
 
 /** Everything a test file saw: scanned at the end for leaked tokens. */
-export interface Evidence {
+interface Evidence {
   bodies: string[];
   logs: LogLine[];
   issuedTokens: Set<string>;
@@ -36,7 +36,7 @@ export function createEvidence(): Evidence {
  * `inner` (a test's own fetch, or the global one), so tokens issued through a test's fetch are
  * recorded too and the leak scan sees them.
  */
-export function recordingFetch(evidence: Evidence, inner: typeof fetch = fetch): typeof fetch {
+function recordingFetch(evidence: Evidence, inner: typeof fetch = fetch): typeof fetch {
   return async (input, init) => {
     const response = await inner(input, init);
     const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;

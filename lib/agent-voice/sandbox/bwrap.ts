@@ -23,7 +23,7 @@ import { groupHandle } from "./process-group";
 /** Folders shown read-only as they are on the host (links stay links). */
 const SYSTEM_FOLDERS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"];
 /** Files and folders of /etc that DNS, TLS and the dynamic loader read. Nothing else of /etc. */
-export const SYSTEM_ETC_FILES = [
+const SYSTEM_ETC_FILES = [
   "/etc/resolv.conf",
   "/etc/hosts",
   "/etc/nsswitch.conf",
@@ -41,7 +41,7 @@ export const SYSTEM_ETC_FILES = [
 const PROBE_TIMEOUT_MS = 10_000;
 const REASON_CHARS = 300;
 
-export interface BwrapSandboxOptions {
+interface BwrapSandboxOptions {
   /** Extra host paths shown read-only (LWC_AGENT_SANDBOX_READONLY_PATHS). Each must exist. */
   readOnlyPaths?: string[];
   /** The bwrap executable. Default `bwrap`, looked up on the server's PATH. */
@@ -113,7 +113,7 @@ function pathArgs(paths: VisiblePath[]): string[] {
  * The whole bwrap argument list. Order matters: mounts apply in order, so /proc and /dev come after
  * every bind (a later bind over / would put the host's /proc back), and the root is made read-only last.
  */
-export function bwrapArguments(input: {
+function bwrapArguments(input: {
   visible: VisiblePath[];
   extraReadOnly: string[];
   homeDir?: string;

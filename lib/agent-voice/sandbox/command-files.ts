@@ -20,7 +20,7 @@ export interface VisiblePath {
   inside: string;
 }
 
-export interface CommandFiles {
+interface CommandFiles {
   /** The executable to run inside: the command with every symlink resolved. */
   executable: string;
   /** Read-only paths it needs besides the system folders. */
@@ -67,7 +67,7 @@ function firstLine(file: string): string {
 }
 
 /** The interpreter a `#!` line names (after `env` and its options), or undefined for a binary. */
-export function shebangInterpreter(line: string): string | undefined {
+function shebangInterpreter(line: string): string | undefined {
   if (!line.startsWith("#!")) return undefined;
   const words = line.slice(2).trim().split(/\s+/).filter((word) => word !== "");
   const [program, ...rest] = words;

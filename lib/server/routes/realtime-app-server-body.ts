@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 
 /** The voices `codex app-server` 0.169.0 accepts (its RealtimeVoice enum). */
-export const REALTIME_VOICES = [
+const REALTIME_VOICES = [
   "alloy", "arbor", "ash", "aube", "ballad", "breeze", "bubbie", "cedar", "coral", "cove", "echo", "ember",
   "haetsal", "hanul", "himari", "juniper", "leher", "maple", "marin", "miko", "neer", "porto", "rindo", "rio",
   "rivage", "sage", "selva", "shimmer", "sol", "sonna", "spruce", "tinta", "vale", "verse", "viola",

@@ -26,7 +26,7 @@ import { describeProviderErrorForLog } from "../upstream-log";
 import { guardUpstreamStream } from "../upstream-stream";
 import { NOT_AUTHENTICATED_MESSAGE } from "./models";
 
-export const WEB_SEARCH_DISABLED_MESSAGE = "Web search is turned off on this server (LWC_WEB_SEARCH=off).";
+const WEB_SEARCH_DISABLED_MESSAGE = "Web search is turned off on this server (LWC_WEB_SEARCH=off).";
 
 const notAuthenticated = () => errorResponse(401, "not_authenticated", { message: NOT_AUTHENTICATED_MESSAGE });
 
