@@ -9,36 +9,7 @@ interface ActiveRule {
   remaining: number;
 }
 
-/** Where a fault can fire; a rule is only consumed by a request it applies to. */
-export type FaultSite = "usercode" | "refresh" | "models" | "responses" | "realtime";
-
-const FAULT_SITES: Record<MockFault, readonly FaultSite[]> = {
-  server_error: ["models", "responses", "realtime"],
-  usage_limit: ["responses"],
-  cloudflare_challenge: ["models", "responses"],
-  fast_tier_rejected: ["responses"],
-  stream_cut: ["responses"],
-  slow_first_byte: ["responses"],
-  slow_stream: ["responses"],
-  backend_unauthorized: ["models", "responses", "realtime"],
-  dead_refresh_token: ["refresh"],
-  refresh_server_error: ["refresh"],
-  device_code_disabled: ["usercode"],
-  device_code_server_error: ["usercode"],
-  realtime_non_sdp: ["realtime"],
-  realtime_hang: ["realtime"],
-  realtime_never_connects: ["realtime"],
-  input_echoed: ["responses"],
-  realtime_session_refused: ["realtime"],
-  realtime_model_refused: ["realtime"],
-  edge_unavailable: ["models"],
-};
-
-export function faultAppliesTo(fault: MockFault, site: FaultSite): boolean {
-  return FAULT_SITES[fault].includes(site);
-}
-
-export function isMockFault(value: unknown): value is MockFault {
+function isMockFault(value: unknown): value is MockFault {
   return typeof value === "string" && (MOCK_FAULTS as readonly string[]).includes(value);
 }
 

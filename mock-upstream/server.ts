@@ -23,7 +23,7 @@ export { MOCK_CLIENT_ID } from "./context";
 
 export const RESPONSES_PATH = "/backend-api/codex/responses";
 export const MODELS_PATH = "/backend-api/codex/models";
-export { CODEX_CALLS_PATH, WEB_VOICE_PATHS } from "./voice/routes";
+export { CODEX_CALLS_PATH } from "./voice/routes";
 
 const ROUTES: Record<string, RouteHandler> = {
   ...CODEX_ROUTES,

@@ -3,9 +3,8 @@ import type { MockFault } from "../../mock-upstream/types";
 import { MOCK_UPSTREAM_URL } from "./servers";
 
 /** The mock's fault names (docs/mock-upstream.md). */
-export type { MockFault } from "../../mock-upstream/types";
 
-export interface FaultRule {
+interface FaultRule {
   fault: MockFault;
   accountId?: string;
   times?: number;
@@ -39,7 +38,7 @@ const requestListSchema = z.union([
   z.object({ requests: z.array(recordedRequestSchema) }).transform((reply) => reply.requests),
 ]);
 
-export const RESPONSES_PATH = "/backend-api/codex/responses";
+const RESPONSES_PATH = "/backend-api/codex/responses";
 
 const voiceCallSchema = z
   .object({

@@ -25,7 +25,7 @@ export interface AgentEvent {
  * false` when its sandbox cannot start (then `message` says so in words); `sandbox` is the one
  * every codex process runs in (`bwrap`, or `off` when the server runs them unsandboxed).
  */
-export interface AgentVoiceStatus {
+interface AgentVoiceStatus {
   available: boolean;
   sandbox: string;
   message?: string;
@@ -127,4 +127,3 @@ export function agentVoiceClient(basePath?: string, fetchImpl: typeof fetch = (i
   };
 }
 
-export type AgentVoiceClient = ReturnType<typeof agentVoiceClient>;

@@ -66,7 +66,6 @@ export type SessionRecord = z.infer<typeof sessionRecordSchema>;
 export type PendingRecord = Extract<SessionRecord, { state: "pending" }>;
 export type AuthenticatedRecord = Extract<SessionRecord, { state: "authenticated" }>;
 export type MovedRecord = Extract<SessionRecord, { state: "moved" }>;
-export type DeviceState = PendingRecord["device"];
 
 /** A loaded session: the id from the verified cookie and its record. */
 export interface LoadedSession<R extends SessionRecord = SessionRecord> {

@@ -7,8 +7,6 @@ import { TurnScripts, type ScriptedToolCall } from "./turn-scripts";
 import { handleAccountsCheck, handleUserSettings } from "./wham";
 
 export { SIDEBAND_IN, SIDEBAND_OUT, SIDEBAND_PATH } from "./sideband";
-export type { HandoffCue, HandoffSent } from "./sideband";
-export type { ScriptedToolCall } from "./turn-scripts";
 
 const RESPONSES_PATH = "/backend-api/codex/responses";
 

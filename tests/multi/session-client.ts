@@ -53,8 +53,3 @@ export function responsesBody(text: string, model = "gpt-5.5"): string {
     input: [{ role: "user", content: [{ type: "input_text", text }] }],
   });
 }
-
-/** Reads a streamed reply to its end and returns the text. */
-export async function readAll(response: Response): Promise<string> {
-  return await response.text();
-}

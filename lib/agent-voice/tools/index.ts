@@ -4,10 +4,5 @@ import { createConfirmTool } from "./confirm-tool";
 import { getCurrentTime } from "./get-current-time";
 import { saveNote } from "./save-note";
 
-export { createConfirmTool } from "./confirm-tool";
-export { getCurrentTime } from "./get-current-time";
-export { saveNote } from "./save-note";
-export { listNotes, type Note } from "./notes";
-
 export const referenceTools = [getCurrentTime, saveNote];
 export const referenceConfirmTool = createConfirmTool(referenceTools);
