@@ -36,36 +36,40 @@ export function guardUpstreamStream(
   let cancelled = false;
   let timedOut = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const endAtTimeLimit = (controller: ReadableStreamDefaultController<Uint8Array>) => {
+  let reply!: ReadableStreamDefaultController<Uint8Array>;
+  const endAtTimeLimit = () => {
     logger.warn(`${LOG_PREFIX} upstream /responses stream stopped at the time limit (${maxStreamMs} ms)`);
-    controller.enqueue(interruptedEvent("The reply reached this server's time limit and was cut short. Ask to continue."));
-    controller.close();
+    reply.enqueue(interruptedEvent("The reply reached this server's time limit and was cut short. Ask to continue."));
+    reply.close();
+  };
+  // Callbacks on reader.read() rather than an async pull: one promise per chunk instead of three.
+  const forward = ({ done, value }: ReadableStreamReadResult<Uint8Array>) => {
+    // A read that finishes after the client cancelled the reply has nowhere to go.
+    if (cancelled) return;
+    if (timedOut) return endAtTimeLimit();
+    if (done) {
+      clearTimeout(timer);
+      reply.close();
+    } else reply.enqueue(value);
+  };
+  const interrupted = (error: unknown) => {
+    clearTimeout(timer);
+    if (timedOut && !cancelled) return endAtTimeLimit();
+    if (cancelled || clientSignal.aborted) return;
+    logger.warn(`${LOG_PREFIX} upstream /responses stream interrupted: ${describeErrorForLog(error)}`);
+    reply.enqueue(interruptedEvent());
+    reply.close();
   };
   return new ReadableStream<Uint8Array>({
-    start() {
+    start(controller) {
+      reply = controller;
       if (!maxStreamMs) return;
       timer = setTimeout(() => {
         timedOut = true;
         void reader.cancel("time limit").catch(() => undefined);
       }, maxStreamMs);
     },
-    async pull(controller) {
-      try {
-        const { done, value } = await reader.read();
-        if (timedOut) return endAtTimeLimit(controller);
-        if (done) {
-          clearTimeout(timer);
-          controller.close();
-        } else controller.enqueue(value);
-      } catch (error) {
-        clearTimeout(timer);
-        if (timedOut && !cancelled) return endAtTimeLimit(controller);
-        if (cancelled || clientSignal.aborted) return;
-        logger.warn(`${LOG_PREFIX} upstream /responses stream interrupted: ${describeErrorForLog(error)}`);
-        controller.enqueue(interruptedEvent());
-        controller.close();
-      }
-    },
+    pull: () => reader.read().then(forward, interrupted),
     cancel(reason) {
       cancelled = true;
       clearTimeout(timer);
