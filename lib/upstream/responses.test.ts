@@ -169,6 +169,19 @@ describe("normalizeResponsesBody", () => {
     expect(body).toEqual(snapshot);
   });
 
+  it("passes input items that need no change as they are, and copies the ones it changes", () => {
+    const plain = { type: "message", role: "user", content: [{ type: "input_text", text: "hi" }] };
+    const withId = { id: "msg_1", type: "message", role: "assistant", content: [] };
+    const system = { type: "message", role: "system", content: "Be terse." };
+    const out = normalizeResponsesBody({ model: "gpt-5.5", input: [plain, withId, system] });
+    const [first, second, third] = out.input as Record<string, unknown>[];
+    expect(first).toBe(plain);
+    expect(second).not.toBe(withId);
+    expect(third).not.toBe(system);
+    expect(withId).toHaveProperty("id", "msg_1");
+    expect(system.role).toBe("system");
+  });
+
   it("is idempotent", () => {
     const once = normalizeResponsesBody(
       { model: "gpt-5.5", input: "hi", service_tier: "fast", max_tokens: 3 },

@@ -77,7 +77,8 @@ function normalizeInput(input: unknown): unknown {
   return input
     .filter((item) => !(isRecord(item) && item.type === "item_reference"))
     .map((item) => {
-      if (!isRecord(item)) return item;
+      // Only an item that changes is copied (a conversation's turns mostly pass as they are).
+      if (!isRecord(item) || (!Object.hasOwn(item, "id") && item.role !== "system")) return item;
       const copy = { ...item };
       delete copy.id;
       // The backend answers "System messages are not allowed"; `developer` is the role Codex
