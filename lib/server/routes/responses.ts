@@ -9,7 +9,7 @@ import {
   postResponses,
   withoutServiceTier,
 } from "@/lib/upstream/responses";
-import { cachedAccountModels, cachedAccountModelSlugs, type AccountModelsCache } from "../account-models";
+import { cachedAccountModels, type AccountModelsCache } from "../account-models";
 import { assembleResponse, type AssembledResponse } from "../assemble-response";
 import type { ServerContext } from "../context";
 import { withEffortForModel } from "../effort-for-model";
@@ -79,8 +79,8 @@ export function createResponsesRoute(
 
   async function isModelAllowed(session: LoadedSession<AuthenticatedRecord>, model: string): Promise<boolean> {
     if (options.allowedModels) return options.allowedModels.has(model);
-    const slugs = await cachedAccountModelSlugs(ctx, manager, cache, session);
-    return slugs.includes(model);
+    // The cached list itself, not a list of its slugs made again for every request.
+    return (await cachedAccountModels(ctx, manager, cache, session)).some((listed) => listed.slug === model);
   }
 
   return async (request) => {
