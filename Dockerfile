@@ -1,5 +1,5 @@
 # Sign in with ChatGPT, as one long-lived production server (`next start`), with agent voice ready:
-# the pinned codex executable and bubblewrap, its sandbox. README.md, "Run it in a container", says
+# the pinned codex executable and bubblewrap, its sandbox. docs/deploy.md, "In a container", says
 # how to build and run it, and which `docker run` flags the sandbox needs.
 #
 #   docker build -t login-with-chatgpt .

@@ -38,8 +38,8 @@ describe("the environment variables are documented alike everywhere", async () =
     expect([...new Set(assigned)].sort()).toEqual(expected);
   });
 
-  it("the README's Configuration section names each one", () => {
-    expect(namesIn(section(read("README.md"), "Configuration"))).toEqual(expected);
+  it("docs/configuration.md's Variables section names each one", () => {
+    expect(namesIn(section(read("docs/configuration.md"), "Variables"))).toEqual(expected);
   });
 
   it("docs/server.md's Environment variables section names each one", () => {
@@ -82,7 +82,7 @@ function documentedDefaults(text: string): Map<string, string> {
 describe("the documented defaults are the code's", () => {
   const parsed = parseEnv({}) as Record<string, unknown>;
   const tables = {
-    "README.md Configuration": section(read("README.md"), "Configuration"),
+    "docs/configuration.md Variables": section(read("docs/configuration.md"), "Variables"),
     "docs/server.md Environment variables": section(read("docs/server.md"), "Environment variables"),
   };
 

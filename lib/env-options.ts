@@ -160,8 +160,8 @@ const envSchema = z.object({
 });
 
 /**
- * Every environment variable the app reads: the schema's and the store's. README, docs/server.md
- * and .env.example must list exactly these (lib/env-docs.test.ts checks).
+ * Every environment variable the app reads: the schema's and the store's. docs/configuration.md,
+ * docs/server.md and .env.example must list exactly these (lib/env-docs.test.ts checks).
  */
 export const ENV_VARIABLES: readonly string[] = [...Object.keys(envSchema.shape), ...STORE_ENV_VARIABLES];
 

@@ -1,6 +1,6 @@
 /**
  * The container recipe, read as text (no Docker daemon runs where the tests run): the properties
- * README's "Run it in a container" promises. Each expectation names a line a careless edit could drop.
+ * docs/deploy.md's "In a container" promises. Each expectation names a line a careless edit could drop.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
