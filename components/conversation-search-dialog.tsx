@@ -44,6 +44,7 @@ export default function ConversationSearchDialog({ accountId, loadConversations,
   const inputRef = useRef<HTMLInputElement>(null);
   const [index, setIndex] = useState<ConversationSearchIndex | null>(null);
   const [failed, setFailed] = useState(false);
+  const [progress, setProgress] = useState<number | null>(null);
   const [query, setQuery] = useState("");
   const [activeIndex, setActiveIndex] = useState(-1);
   const listId = useId();
@@ -62,17 +63,21 @@ export default function ConversationSearchDialog({ accountId, loadConversations,
 
   useEffect(() => {
     let cancelled = false;
-    loadConversations().then(
-      (conversations) => {
-        if (cancelled) return;
-        const found = indexFor(accountId);
-        found.sync(conversations);
-        setIndex(found);
-      },
-      () => {
-        if (!cancelled) setFailed(true);
-      },
-    );
+    const found = indexFor(accountId);
+    loadConversations()
+      .then((conversations) =>
+        found.sync(conversations, (done, total) => {
+          if (!cancelled) setProgress(Math.floor((100 * done) / total));
+        }),
+      )
+      .then(
+        () => {
+          if (!cancelled) setIndex(found);
+        },
+        () => {
+          if (!cancelled) setFailed(true);
+        },
+      );
     return () => {
       cancelled = true;
     };
@@ -102,7 +107,7 @@ export default function ConversationSearchDialog({ accountId, loadConversations,
   const status = failed
     ? "The conversations could not be read."
     : !index
-      ? "Indexing the conversations in this browser…"
+      ? `Indexing the conversations in this browser…${progress === null ? "" : ` ${progress}%`}`
       : !trimmed
         ? "Search the titles and messages of the conversations kept in this browser."
         : hits.length === 0

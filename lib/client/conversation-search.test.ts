@@ -22,9 +22,9 @@ describe("ConversationSearchIndex", () => {
   ]);
   const bread = conversation("bread", "Sourdough starter", ["How wet should the dough be?", "Aim for a hydration of about 70 percent."]);
 
-  it("finds message text in any conversation and names the message that holds it, with a marked snippet", () => {
+  it("finds message text in any conversation and names the message that holds it, with a marked snippet", async () => {
     const index = new ConversationSearchIndex();
-    index.sync([trip, bread]);
+    await index.sync([trip, bread]);
     const [hit, ...rest] = index.search("alfama");
     expect(rest).toEqual([]);
     expect(hit).toMatchObject({ conversationId: "trip", messageId: "trip-m2" });
@@ -33,42 +33,59 @@ describe("ConversationSearchIndex", () => {
     expect(index.search("hydration")[0]).toMatchObject({ conversationId: "bread", messageId: "bread-m1" });
   });
 
-  it("needs every word of the query, in the same conversation, and picks the message holding most of them", () => {
+  it("needs every word of the query, in the same conversation, and picks the message holding most of them", async () => {
     const index = new ConversationSearchIndex();
-    index.sync([trip, bread]);
+    await index.sync([trip, bread]);
     expect(index.search("steep tired")[0]?.messageId).toBe("trip-m3");
     expect(index.search("hydration castle")).toEqual([]);
   });
 
-  it("matches titles (a title-only hit opens no particular message), the word being typed as a prefix, accents and a typo", () => {
+  it("matches titles (a title-only hit opens no particular message), the word being typed as a prefix, accents and a typo", async () => {
     const index = new ConversationSearchIndex();
-    index.sync([trip, bread]);
+    await index.sync([trip, bread]);
     const [titleHit] = index.search("weekend");
     expect(titleHit).toMatchObject({ conversationId: "trip", messageId: null });
     expect(marked(titleHit!.title)).toEqual(["Weekend"]);
     expect(plain(titleHit!.snippet)).toBe("Where should we eat?");
     expect(index.search("hydra")[0]?.conversationId).toBe("bread");
+    // Three letters are not yet a prefix (too many words start with them), only a whole word.
+    expect(index.search("hyd")).toEqual([]);
     expect(index.search("belem")[0]?.messageId).toBe("trip-m1");
     expect(index.search("sourdogh")[0]?.conversationId).toBe("bread");
     expect(index.search("   ")).toEqual([]);
   });
 
-  it("follows the store: re-indexes a changed conversation and forgets a removed one", () => {
+  it("follows the store: re-indexes a changed conversation and forgets a removed one", async () => {
     const index = new ConversationSearchIndex();
-    index.sync([trip, bread]);
+    await index.sync([trip, bread]);
     const changed = conversation("bread", "Sourdough starter", ["Rye flour makes it sour."], 2);
-    index.sync([trip, changed]);
+    await index.sync([trip, changed]);
     expect(index.search("hydration")).toEqual([]);
     expect(index.search("rye")[0]?.conversationId).toBe("bread");
-    index.sync([changed]);
+    await index.sync([changed]);
     expect(index.size).toBe(1);
     expect(index.search("alfama")).toEqual([]);
   });
 
-  it("ranks better matches first and stops at the limit", () => {
+  it("indexes a large history in chunks, reporting progress, and runs one sync at a time", async () => {
+    const index = new ConversationSearchIndex();
+    const many = Array.from({ length: 60 }, (_, i) => conversation(`c${i}`, `Chat ${i}`, [`note number${i}`]));
+    const progress: [number, number][] = [];
+    const first = index.sync(many, (done, total) => progress.push([done, total]));
+    // Started while the first is still indexing: it must neither add a conversation twice nor lose one.
+    const second = index.sync([...many.slice(0, 30), conversation("late", "Late", ["tardy"])]);
+    await Promise.all([first, second]);
+    expect(progress).toEqual([[25, 60], [50, 60], [60, 60]]);
+    expect(index.size).toBe(31);
+    expect(index.search("number59").map((hit) => hit.conversationId)).not.toContain("c59");
+    expect(index.search("number12")[0]?.conversationId).toBe("c12");
+    expect(index.search("tardy")[0]?.conversationId).toBe("late");
+  });
+
+  it("ranks better matches first and stops at the limit", async () => {
     const index = new ConversationSearchIndex();
     const many = Array.from({ length: 30 }, (_, i) => conversation(`c${i}`, `Chat ${i}`, [i === 7 ? "kiwi kiwi kiwi" : `kiwi and ${"filler ".repeat(40)}`]));
-    index.sync(many);
+    await index.sync(many);
     const hits = index.search("kiwi", 5);
     expect(hits).toHaveLength(5);
     expect(hits[0]?.conversationId).toBe("c7");
@@ -76,7 +93,7 @@ describe("ConversationSearchIndex", () => {
 });
 
 describe("snippets", () => {
-  it("shows the words around a match far into a long message, cut at word boundaries", () => {
+  it("shows the words around a match far into a long message, cut at word boundaries", async () => {
     const text = `${"early words here ".repeat(20)}the needle sits here ${"later words follow ".repeat(20)}`;
     const segments = snippetAround(text, text.indexOf("needle"), new Set(["needle"]));
     const shown = plain(segments);
@@ -90,7 +107,7 @@ describe("snippets", () => {
     expect(shown).toMatch(/ (later|words|follow)…$/);
   });
 
-  it("folds line breaks into spaces and marks every occurrence, whatever its case", () => {
+  it("folds line breaks into spaces and marks every occurrence, whatever its case", async () => {
     expect(marked(markTerms("Tram, tram! TRAM?", new Set(["tram"])))).toEqual(["Tram", "tram", "TRAM"]);
     expect(plain(snippetAround("one\n\ntwo   three", 0, new Set()))).toBe("one two three");
   });

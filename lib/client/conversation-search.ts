@@ -36,6 +36,13 @@ const MAX_HITS = 20;
 /** About how many characters a snippet shows, and how many of them come before the first match. */
 const SNIPPET_CHARS = 140;
 const SNIPPET_LEAD = 40;
+/**
+ * The word being typed counts as a prefix from this many letters on. Shorter prefixes match so
+ * many words that a query over a thousand long conversations takes hundreds of milliseconds.
+ */
+const MIN_PREFIX_CHARS = 4;
+/** Conversations indexed between two pauses that let the page draw (and show progress). */
+const SYNC_CHUNK = 25;
 /** Up to this many matched words, a substring check skips messages before they are split into words. */
 const QUICK_LOOK_TERMS = 8;
 
@@ -119,33 +126,50 @@ export class ConversationSearchIndex {
     searchOptions: {
       boost: { title: 2 },
       combineWith: "AND",
-      // The last word is still being typed; longer words forgive one typo.
-      prefix: (_term, position, terms) => position === terms.length - 1,
+      // The last word may still be being typed; longer words forgive one typo.
+      prefix: (term, position, terms) => position === terms.length - 1 && term.length >= MIN_PREFIX_CHARS,
       fuzzy: (term) => (term.length >= 6 ? 1 : false),
     },
   });
   private readonly conversations = new Map<string, SearchableConversation>();
+  // One sync at a time: a second waits for the first, so no conversation is added twice.
+  private syncing: Promise<void> = Promise.resolve();
 
   /** The number of conversations indexed. */
   get size(): number {
     return this.conversations.size;
   }
 
-  /** Makes the index hold exactly `conversations`: adds new ones, re-indexes changed ones, drops the rest. */
-  sync(conversations: Iterable<SearchableConversation>): void {
-    const seen = new Set<string>();
-    for (const conversation of conversations) {
-      seen.add(conversation.id);
-      const known = this.conversations.get(conversation.id);
-      if (known && known.updatedAt === conversation.updatedAt && known.title === conversation.title) continue;
-      if (known) this.index.discard(conversation.id);
-      this.index.add({ id: conversation.id, title: conversation.title, text: conversation.messages.map(messageText).join("\n") });
-      this.conversations.set(conversation.id, conversation);
-    }
+  /**
+   * Makes the index hold exactly `conversations`: adds new ones, re-indexes changed ones, drops the
+   * rest. Works in chunks with a pause between them, so the page stays responsive while a large
+   * history is indexed; `onProgress` hears how many of the conversations to index are done.
+   */
+  sync(conversations: Iterable<SearchableConversation>, onProgress?: (done: number, total: number) => void): Promise<void> {
+    const run = this.syncing.then(() => this.syncNow([...conversations], onProgress));
+    this.syncing = run.catch(() => {});
+    return run;
+  }
+
+  private async syncNow(conversations: SearchableConversation[], onProgress?: (done: number, total: number) => void): Promise<void> {
+    const seen = new Set(conversations.map((conversation) => conversation.id));
     for (const id of [...this.conversations.keys()]) {
       if (seen.has(id)) continue;
       this.index.discard(id);
       this.conversations.delete(id);
+    }
+    const changed = conversations.filter((conversation) => {
+      const known = this.conversations.get(conversation.id);
+      return !known || known.updatedAt !== conversation.updatedAt || known.title !== conversation.title;
+    });
+    for (let start = 0; start < changed.length; start += SYNC_CHUNK) {
+      if (start > 0) await new Promise((resolve) => setTimeout(resolve, 0));
+      for (const conversation of changed.slice(start, start + SYNC_CHUNK)) {
+        if (this.conversations.has(conversation.id)) this.index.discard(conversation.id);
+        this.index.add({ id: conversation.id, title: conversation.title, text: conversation.messages.map(messageText).join("\n") });
+        this.conversations.set(conversation.id, conversation);
+      }
+      onProgress?.(Math.min(start + SYNC_CHUNK, changed.length), changed.length);
     }
   }
 
