@@ -1,4 +1,4 @@
-import clientVersionFile from "@/lib/upstream/client-version.json";
+import clientVersionFile from "@/lib/upstream/client-version.json" with { type: "json" };
 import type { ModelInfo } from "@/lib/upstream/types";
 
 interface CatalogEntry extends ModelInfo {

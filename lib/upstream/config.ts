@@ -1,5 +1,5 @@
 import { z } from "zod";
-import clientVersionFile from "./client-version.json";
+import clientVersionFile from "./client-version.json" with { type: "json" };
 import type { UpstreamConfig } from "./types";
 
 /**
