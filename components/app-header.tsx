@@ -24,7 +24,8 @@ interface AppHeaderProps {
 export function AppHeader({ user, title, usage, onNewChat, onOpenConversations, conversationsButtonOnWide = false, onSignOut, signingOut }: AppHeaderProps) {
   return (
     <header className="flex h-14 shrink-0 items-center gap-2 border-b border-border bg-background/90 px-3 backdrop-blur sm:px-5">
-      <div className="flex min-w-0 items-center gap-2">
+      {/* Never narrower than its buttons (only the title gives way): squeezed, New chat slid under the usage meter. */}
+      <div className="flex items-center gap-2">
         <button
           type="button"
           data-testid="conversations-button"
@@ -34,11 +35,11 @@ export function AppHeader({ user, title, usage, onNewChat, onOpenConversations, 
         >
           <MenuIcon className="size-5" />
         </button>
-        <BrandMark className="size-7 max-[380px]:hidden" />
-        <span data-testid="header-title" dir="auto" title={title} className="hidden max-w-[18rem] truncate text-[15px] font-semibold tracking-tight md:inline">
+        <BrandMark className="size-7 shrink-0 max-sm:hidden" />
+        <span data-testid="header-title" dir="auto" title={title} className="hidden min-w-0 max-w-[18rem] truncate text-[15px] font-semibold tracking-tight md:inline">
           {title}
         </span>
-        <button type="button" data-testid="new-chat-button" onClick={onNewChat} className={`${ghostButton} ml-1 px-2.5 sm:px-3`}>
+        <button type="button" data-testid="new-chat-button" onClick={onNewChat} className={`${ghostButton} ml-1 shrink-0 px-2.5 sm:px-3`}>
           <PlusIcon className="size-4" />
           <span className="max-[420px]:sr-only">New chat</span>
         </button>

@@ -66,8 +66,12 @@ for (const viewport of [PHONE, LAPTOP]) {
       // What is on screen (innerText leaves out what CSS hides), not merely in the page.
       expect(await chrome.usageMeter.evaluate((element) => (element as HTMLElement).innerText)).toMatch(/\d+% used/);
       await expect(chrome.usageMeter).toBeInViewport({ ratio: 1 });
+      await expect(chat.signOutButton).toBeInViewport({ ratio: 1 });
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
       await saveScreenshot(page, testInfo, `nits-header-${viewport.width}`);
+      // Nothing of the meter lies over the button: a click reaches it.
+      await chrome.newChatButton.click({ timeout: 5_000 });
+      await expect(chat.userMessages).toHaveCount(0);
     });
 
     test("the effort picker shows each effort's whole name", async ({ page, signedInChat: chat }, testInfo) => {
