@@ -60,49 +60,56 @@ function queries(): string[] {
   return Array.from({ length: QUERIES }, (_, i) => kinds[i % kinds.length]!());
 }
 
-function time<T>(run: () => T): [T, number] {
-  const start = performance.now();
-  const value = run();
-  return [value, performance.now() - start];
+/** Wall time and this process's CPU time (user + system) of one run, in ms. */
+interface Timing {
+  wall: number;
+  cpu: number;
 }
 
-async function timeAsync(run: () => Promise<void>): Promise<number> {
+async function time<T>(run: () => T | Promise<T>): Promise<[T, Timing]> {
+  const cpuBefore = process.cpuUsage();
   const start = performance.now();
-  await run();
-  return performance.now() - start;
+  const value = await run();
+  const wall = performance.now() - start;
+  const cpu = process.cpuUsage(cpuBefore);
+  return [value, { wall, cpu: (cpu.user + cpu.system) / 1000 }];
 }
+
+const percentile = (values: number[], fraction: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * fraction))]!;
 
 async function main(): Promise<void> {
   const data = Array.from({ length: CONVERSATIONS }, (_, i) => conversation(i));
   const words = data.reduce((sum, c) => sum + c.messages.reduce((n, m) => n + m.parts.map((p) => ("text" in p ? p.text : "")).join(" ").split(" ").length, 0), 0);
   const index = new ConversationSearchIndex();
-  const buildMs = await timeAsync(() => index.sync(data));
+  const [, build] = await time(() => index.sync(data));
 
   const changed = data.map((c, i) => (i === 500 ? { ...conversation(100_000), id: c.id, updatedAt: c.updatedAt + 1 } : c));
-  const resyncMs = await timeAsync(() => index.sync(changed));
+  const [, resync] = await time(() => index.sync(changed));
 
   const set = queries();
   for (const query of set.slice(0, 20)) index.search(query); // warm up the JIT
-  const timings: number[] = [];
+  const timings: Timing[] = [];
   let hits = 0;
   for (const query of set) {
-    const [found, ms] = time(() => index.search(query));
+    const [found, timing] = await time(() => index.search(query));
     hits += found.length;
-    timings.push(ms);
+    timings.push(timing);
   }
-  timings.sort((a, b) => a - b);
-  const p95 = timings[Math.floor(timings.length * 0.95)]!;
+  const wall = timings.map((timing) => timing.wall);
+  const cpu = timings.map((timing) => timing.cpu);
 
   const ms = (value: number) => `${value.toFixed(2)} ms`;
+  const verdict = (value: number) => (value <= TARGET_MS ? "met" : "MISSED");
   console.log(`${CONVERSATIONS} conversations × ${TURNS} turns, ${(words / 1e6).toFixed(2)} million words; ${QUERIES} queries, ${(hits / QUERIES).toFixed(1)} hits each on average`);
+  // On a shared machine wall time includes waiting for a core; CPU time is what the search itself took.
   console.log(
     formatTable([
-      ["Measure", "Time", "Target", ""],
-      ["Per query, median", ms(median(timings)), `≤ ${TARGET_MS} ms`, median(timings) <= TARGET_MS ? "met" : "MISSED"],
-      ["Per query, 95th percentile", ms(p95), `≤ ${TARGET_MS} ms`, p95 <= TARGET_MS ? "met" : "MISSED"],
-      ["Per query, slowest", ms(timings.at(-1)!), "", ""],
-      ["Build the index (first search of a session)", ms(buildMs), "", ""],
-      ["Re-index one changed conversation", ms(resyncMs), "", ""],
+      ["Measure", "Wall time", "CPU time", `Target ≤ ${TARGET_MS} ms (wall)`],
+      ["Per query, median", ms(median(wall)), ms(median(cpu)), verdict(median(wall))],
+      ["Per query, 95th percentile", ms(percentile(wall, 0.95)), ms(percentile(cpu, 0.95)), verdict(percentile(wall, 0.95))],
+      ["Per query, slowest", ms(Math.max(...wall)), ms(Math.max(...cpu)), ""],
+      ["Build the index (first search of a session)", ms(build.wall), ms(build.cpu), ""],
+      ["Re-index one changed conversation", ms(resync.wall), ms(resync.cpu), ""],
     ]),
   );
 }
