@@ -6,6 +6,12 @@ import { userTextsOf } from "./support/recorded-input";
 /** A string only PDF.js's code holds: its chunk has been loaded when a script contains it. */
 const PDF_LIBRARY_MARKER = "Invalid PDF structure.";
 
+/**
+ * How long reading a PDF may take the first time: the browser downloads and compiles PDF.js (1.6 MB)
+ * before it parses the file. Measured at about 20 s on a 2-core machine with two other suites running.
+ */
+const PDF_READ_TIMEOUT_MS = 60_000;
+
 const NOTES = "# Trip notes\n\nDay 1: Lisbon, tram 28.\nDay 2: Sintra.\n";
 const REPORT = textPdf([["Quarterly report", "Revenue grew by 12 percent."], ["Costs stayed flat."]]);
 
@@ -14,6 +20,7 @@ for (const width of [390, 1280]) {
     test.use({ viewport: { width, height: 800 } });
 
     test("a text file and a PDF are read in the browser and reach the model as quoted blocks with their names; PDF.js loads only for the PDF", async ({ page, signedInChat: chat, mock, account }) => {
+      test.slow();
       const documents = new DocumentAttachments(page);
       await expect(documents.button).toBeVisible();
       expect(await documents.anyScriptContains(PDF_LIBRARY_MARKER)).toBe(false);
@@ -24,7 +31,7 @@ for (const width of [390, 1280]) {
       expect(await documents.anyScriptContains(PDF_LIBRARY_MARKER)).toBe(false);
 
       await documents.attach({ name: "report.pdf", mimeType: "application/pdf", buffer: REPORT });
-      await expect(documents.chip("report.pdf")).toContainText("PDF · 2 pages");
+      await expect(documents.chip("report.pdf")).toContainText("PDF · 2 pages", { timeout: PDF_READ_TIMEOUT_MS });
       expect(await documents.anyScriptContains(PDF_LIBRARY_MARKER)).toBe(true);
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
 
@@ -50,10 +57,13 @@ for (const width of [390, 1280]) {
 }
 
 test("a scanned PDF says it has no text, and limits on type, size and pages are explained; nothing is sent", async ({ page, signedInChat: chat, mock, account }) => {
+  test.slow();
   const documents = new DocumentAttachments(page);
 
   await documents.attach({ name: "scan.pdf", mimeType: "application/pdf", buffer: imageOnlyPdf() });
-  await expect(chat.attachError).toHaveText("“scan.pdf” has no text layer (it looks like a scan or images of pages), so there is no text to send.");
+  await expect(chat.attachError).toHaveText("“scan.pdf” has no text layer (it looks like a scan or images of pages), so there is no text to send.", {
+    timeout: PDF_READ_TIMEOUT_MS,
+  });
 
   const pages = Array.from({ length: 51 }, (_, index) => [`page ${index + 1}`]);
   await documents.attach({ name: "book.pdf", mimeType: "application/pdf", buffer: textPdf(pages) });
