@@ -2,7 +2,6 @@ import { expect } from "vitest";
 import type { MockUpstream } from "@/mock-upstream/server";
 
 const COOKIE_NAME = "lwc_session";
-const API = "/api/provider";
 
 /**
  * A client that holds the one session cookie and can talk to any instance. It speaks only the
@@ -11,10 +10,13 @@ const API = "/api/provider";
 export class SessionClient {
   cookie: string | undefined;
 
+  /** `api`: where the API answers (LWC_API_BASE_PATH of the build). */
+  constructor(private readonly api = "/api/provider") {}
+
   async request(baseUrl: string, path: string, init: RequestInit = {}): Promise<Response> {
     const headers = new Headers(init.headers);
     if (this.cookie) headers.set("cookie", `${COOKIE_NAME}=${this.cookie}`);
-    const response = await fetch(`${baseUrl}${API}${path}`, { ...init, headers });
+    const response = await fetch(`${baseUrl}${this.api}${path}`, { ...init, headers });
     this.rememberCookie(response);
     return response;
   }
