@@ -11,7 +11,7 @@
  * The browser calls `{LWC_BASE_PATH}{LWC_API_BASE_PATH}/…`. The handler routes by
  * `{LWC_API_BASE_PATH}/…`: Next removes its basePath before routing, and a rewrite keeps the URL the
  * client asked for, so a route handler's `request.url` for `/chat-app/api/chatgpt/session` reads
- * `/api/chatgpt/session` (measured with Next 16.4, `next start`).
+ * `/api/chatgpt/session` (measured with Next 16.4, `next start` and `next dev`).
  */
 
 /** The folder of the route files (app/api/provider), and the API's path when LWC_API_BASE_PATH is unset. */
