@@ -9,7 +9,7 @@ import { readReplyStream } from "./reply-stream";
 import type { CheckResult } from "./types";
 
 export interface LiveOptions {
-  /** The deploy's origin, e.g. https://chat.example.com (its LWC_BASE_PATH is added). */
+  /** The deploy's origin, e.g. https://chat.example.com (its LWC_BASE_PATH and LWC_API_BASE_PATH are added). */
   url: string;
   /** `lwc_session=<value>` (or `__Host-lwc_session=…`), or the bare value. */
   cookie: string;
@@ -37,8 +37,9 @@ function gatedModels(details: unknown): string[] {
   );
 }
 
-export async function liveChecks(options: LiveOptions, basePath: string, timeoutMs: number): Promise<CheckResult[]> {
-  const api = `${options.url.replace(/\/+$/, "")}${basePath}/api/provider`;
+/** `apiPath`: where the deploy's API answers below its origin, `{LWC_BASE_PATH}{LWC_API_BASE_PATH}`. */
+export async function liveChecks(options: LiveOptions, apiPath: string, timeoutMs: number): Promise<CheckResult[]> {
+  const api = `${options.url.replace(/\/+$/, "")}${apiPath}`;
   const cookie = options.cookie.includes("=") ? options.cookie.trim() : `lwc_session=${options.cookie.trim()}`;
   const call = async (path: string, init: RequestInit = {}, ms = timeoutMs) =>
     fetch(`${api}${path}`, { ...init, headers: { ...init.headers, cookie }, redirect: "manual", signal: AbortSignal.timeout(ms) });

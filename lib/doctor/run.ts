@@ -49,7 +49,9 @@ export async function runDoctor(options: DoctorOptions): Promise<CheckResult[]> 
     checkCodexBinary(resolved.appServer?.command, resolved.upstream.clientVersion, timeoutMs),
     ...targets.map((target) => checkReachable(target, timeoutMs)),
   ]);
-  const live = options.live ? await liveChecks(options.live, normalizeAppBasePath(env.LWC_BASE_PATH), timeoutMs) : [];
+  // The page's own prefix for the API: {LWC_BASE_PATH}{LWC_API_BASE_PATH} (lib/client/base-path.ts).
+  const apiPath = `${normalizeAppBasePath(env.LWC_BASE_PATH)}${env.LWC_API_BASE_PATH}`;
+  const live = options.live ? await liveChecks(options.live, apiPath, timeoutMs) : [];
   const secret = checkSecret(env.LWC_SECRET, problems.includes("ephemeral_secret"));
   return [row, secret, store!, sandbox!, codex!, ...reachable, ...live];
 }

@@ -215,6 +215,19 @@ describe("--live: a signed-in session's cookie, nothing signed in", () => {
     expect(detail).toContain(`not usable here: ${gated[0]!.slug} (${gated[0]!.unavailable!.message}`.slice(0, 120));
   });
 
+  it("calls the API where LWC_API_BASE_PATH moved it", async () => {
+    const client = await signedIn("acct_doctor_moved");
+    // The same sessions served under /api/chatgpt, as a build with LWC_API_BASE_PATH=/api/chatgpt serves them.
+    const moved = await startHarness({ evidence, sharedMock: mock, handler: { sessionStore: app.store, basePath: "/api/chatgpt" } });
+    try {
+      const results = await doctor({ env: env({ LWC_API_BASE_PATH: "/api/chatgpt" }), live: live(client, { url: moved.served.url }) });
+      expect(row(results, "live: session")).toMatchObject({ status: "ok", detail: expect.stringMatching(/authenticated/) });
+      expect(row(results, "live: reply")).toMatchObject({ status: "ok", detail: expect.stringMatching(/response\.completed/) });
+    } finally {
+      await moved.close();
+    }
+  });
+
   it("the bare cookie value works too", async () => {
     const client = await signedIn("acct_doctor_bare");
     const results = await doctor({ env: env(), live: live(client, { cookie: client.cookie! }) });
