@@ -4,6 +4,7 @@
 #
 #   docker build -t login-with-chatgpt .
 #   docker build --build-arg LWC_BASE_PATH=/chat-app -t login-with-chatgpt .   (the app under a path)
+#   docker build --build-arg LWC_API_BASE_PATH=/api/chatgpt -t login-with-chatgpt .   (only the API)
 
 ARG NODE_IMAGE=node:24-bookworm-slim
 
@@ -16,7 +17,9 @@ RUN npm ci --no-audit --no-fund
 # 2. The production build, then only the production dependencies.
 FROM deps AS build
 ARG LWC_BASE_PATH=
-ENV NEXT_TELEMETRY_DISABLED=1 LWC_BASE_PATH=${LWC_BASE_PATH}
+# Build time only: next build inlines it and writes its rewrite (lib/client/base-path.ts).
+ARG LWC_API_BASE_PATH=
+ENV NEXT_TELEMETRY_DISABLED=1 LWC_BASE_PATH=${LWC_BASE_PATH} LWC_API_BASE_PATH=${LWC_API_BASE_PATH}
 COPY . .
 RUN npm run build \
   && npm prune --omit=dev --no-audit --no-fund \

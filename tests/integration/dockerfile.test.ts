@@ -48,6 +48,13 @@ describe("Dockerfile", () => {
     expect(runtime.at(-1)).toBe('CMD ["node", "node_modules/next/dist/bin/next", "start", "-H", "0.0.0.0", "-p", "3000"]');
   });
 
+  it("gives the build LWC_API_BASE_PATH as a build argument (next build inlines it and writes its rewrite)", () => {
+    const build = instructions.slice(instructions.indexOf("FROM deps AS build"), instructions.indexOf(stages[stages.indexOf("FROM deps AS build") + 1]!));
+    expect(build).toContain("ARG LWC_API_BASE_PATH=");
+    expect(build.find((line) => line.startsWith("ENV "))).toContain("LWC_API_BASE_PATH=${LWC_API_BASE_PATH}");
+    expect(build.findIndex((line) => line.startsWith("ENV "))).toBeLessThan(build.findIndex((line) => line.startsWith("RUN npm run build")));
+  });
+
   it("is production, and checks /api/health (under the base path when there is one)", () => {
     expect(runtime.join("\n")).toMatch(/ENV NODE_ENV=production/);
     expect(runtime.find((line) => line.startsWith("HEALTHCHECK"))).toContain("(process.env.LWC_BASE_PATH || '') + '/api/health'");
