@@ -3,7 +3,8 @@
  * route POST /api/bench-floor (lib/bench-floor.ts), in the same build, the same server process and
  * the same run, against the same mock reply. They take turns in blocks of requests (the order
  * flips every round), so load from other processes hits both alike; each block's server CPU is
- * read from /proc before and after it.
+ * read from /proc before and after it. The rounds make three runs, and the targets are checked on
+ * the median of the three (each run's CPU ratio is the median of its rounds' paired ratios).
  */
 import { cpus, loadavg } from "node:os";
 import { BENCH_FLOOR_PATH } from "../../lib/bench-floor";
@@ -16,20 +17,29 @@ import { timeStream, type StreamTiming } from "./stream-timing";
 const CPU_RATIO_TARGET = 1.08;
 const TTFB_OVER_FLOOR_TARGET_MS = 0.5;
 
-const ROUNDS = Number(process.env.BENCH_FLOOR_ROUNDS ?? 60);
+const RUNS = 3;
+/** Rounds per run; each round is one block through the proxy and one through the floor. */
+const ROUNDS = Number(process.env.BENCH_FLOOR_ROUNDS ?? 40);
 const BLOCK = 10;
 // Long enough for V8 to have compiled both paths: the numbers are the steady state of a running server.
 const WARM_UP = 300;
 
-interface FloorComparison {
-  rounds: number;
-  block: number;
-  /** Server CPU per streamed reply, median over blocks, ms (the ratio is the median of each round's ratio). */
+interface FloorRun {
+  /** Server CPU per streamed reply, median over the run's blocks, ms. */
   cpuMs: { proxy: number; floor: number };
-  /** Time to first byte, median over every reply, ms. */
+  /** Time to first byte, median over the run's replies, ms. */
   ttfbMs: { proxy: number; floor: number };
+  /** Median of the rounds' paired ratios (the two blocks of a round ran back to back). */
   cpuRatio: number;
   ttfbOverFloorMs: number;
+}
+
+interface FloorComparison extends FloorRun {
+  runs: FloorRun[];
+  rounds: number;
+  block: number;
+  /** 25th and 75th percentile of every round's CPU ratio: how much the machine moved the numbers. */
+  cpuRatioSpread: [number, number];
 }
 
 export async function compareWithFloor(
@@ -60,45 +70,66 @@ export async function compareWithFloor(
     await paths.proxy();
     await paths.floor();
   }
-  const cpu = { proxy: [] as number[], floor: [] as number[] };
-  const ttfb = { proxy: [] as number[], floor: [] as number[] };
-  for (let round = 0; round < ROUNDS; round += 1) {
-    for (const name of round % 2 === 0 ? (["proxy", "floor"] as const) : (["floor", "proxy"] as const)) {
-      const before = processCpuNs(pid);
-      for (let i = 0; i < BLOCK; i += 1) ttfb[name].push((await paths[name]()).ttfbMs);
-      cpu[name].push((processCpuNs(pid) - before) / 1e6 / BLOCK);
+  const runs: FloorRun[] = [];
+  const roundRatios: number[] = [];
+  for (let run = 0; run < RUNS; run += 1) {
+    const cpu = { proxy: [] as number[], floor: [] as number[] };
+    const ttfb = { proxy: [] as number[], floor: [] as number[] };
+    for (let round = 0; round < ROUNDS; round += 1) {
+      for (const name of round % 2 === 0 ? (["proxy", "floor"] as const) : (["floor", "proxy"] as const)) {
+        const before = processCpuNs(pid);
+        for (let i = 0; i < BLOCK; i += 1) ttfb[name].push((await paths[name]()).ttfbMs);
+        cpu[name].push((processCpuNs(pid) - before) / 1e6 / BLOCK);
+      }
     }
+    // Paired by round, so a slow stretch of the machine cancels out.
+    const ratios = cpu.proxy.map((proxy, round) => proxy / cpu.floor[round]!);
+    roundRatios.push(...ratios);
+    const ttfbMs = { proxy: median(ttfb.proxy), floor: median(ttfb.floor) };
+    runs.push({ cpuMs: { proxy: median(cpu.proxy), floor: median(cpu.floor) }, ttfbMs, cpuRatio: median(ratios), ttfbOverFloorMs: ttfbMs.proxy - ttfbMs.floor });
   }
-  const cpuMs = { proxy: median(cpu.proxy), floor: median(cpu.floor) };
-  const ttfbMs = { proxy: median(ttfb.proxy), floor: median(ttfb.floor) };
+  const of = (pick: (run: FloorRun) => number) => median(runs.map(pick));
   return {
+    runs,
     rounds: ROUNDS,
     block: BLOCK,
-    cpuMs,
-    ttfbMs,
-    // Paired by round (the two blocks ran back to back), so a slow stretch of the machine cancels out.
-    cpuRatio: median(cpu.proxy.map((proxy, round) => proxy / cpu.floor[round]!)),
-    ttfbOverFloorMs: ttfbMs.proxy - ttfbMs.floor,
+    cpuMs: { proxy: of((run) => run.cpuMs.proxy), floor: of((run) => run.cpuMs.floor) },
+    ttfbMs: { proxy: of((run) => run.ttfbMs.proxy), floor: of((run) => run.ttfbMs.floor) },
+    cpuRatio: of((run) => run.cpuRatio),
+    ttfbOverFloorMs: of((run) => run.ttfbOverFloorMs),
+    cpuRatioSpread: [quantile(roundRatios, 0.25), quantile(roundRatios, 0.75)],
   };
+}
+
+function quantile(values: number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 }
 
 /** The comparison as table rows (the shape formatTable prints). */
 export function floorRows(result: FloorComparison): [string, string, string, string][] {
   const within = (ok: boolean) => (ok ? "within target" : "OVER target");
   return [
-    ["Streamed reply", "Through proxy", "Framework floor", "Ratio / overhead"],
+    ["Streamed reply (median of 3 runs)", "Through proxy", "Framework floor", "Ratio / overhead"],
     [
-      "Server CPU per reply (median ms)",
+      "Server CPU per reply (ms)",
       result.cpuMs.proxy.toFixed(3),
       result.cpuMs.floor.toFixed(3),
       `${result.cpuRatio.toFixed(2)}× the floor (target ≤ ${CPU_RATIO_TARGET}×, ${within(result.cpuRatio <= CPU_RATIO_TARGET)})`,
     ],
     [
-      "Time to first byte (median ms)",
+      "  each run; every round's ratio 25th–75th percentile",
+      "",
+      "",
+      `${result.runs.map((run) => `${run.cpuRatio.toFixed(2)}×`).join(", ")}; ${result.cpuRatioSpread[0].toFixed(2)}–${result.cpuRatioSpread[1].toFixed(2)}×`,
+    ],
+    [
+      "Time to first byte (ms)",
       result.ttfbMs.proxy.toFixed(2),
       result.ttfbMs.floor.toFixed(2),
       `${signed(result.ttfbOverFloorMs)} over the floor (target ≤ +${TTFB_OVER_FLOOR_TARGET_MS} ms, ${within(result.ttfbOverFloorMs <= TTFB_OVER_FLOOR_TARGET_MS)})`,
     ],
+    ["  each run", "", "", result.runs.map((run) => signed(run.ttfbOverFloorMs)).join(", ")],
   ];
 }
 

@@ -32,7 +32,7 @@ async function main(): Promise<void> {
     const loadBefore = loadNote();
     const result = await compareWithFloor(app, mock.url, cookie, direct);
     console.log(
-      `\nThe proxy against the framework's floor (build ${distDir}; ${result.rounds} rounds of ${result.block} replies each, ` +
+      `\nThe proxy against the framework's floor (build ${distDir}; 3 runs of ${result.rounds} rounds of ${result.block} replies each, ` +
         `taking turns; ${loadBefore} before, ${loadNote()} after)\n`,
     );
     console.log(formatTable(floorRows(result)));

@@ -90,7 +90,7 @@ async function main(): Promise<void> {
     const floor = await compareWithFloor(app, mock.url, cookie, direct);
     console.log(
       `\nThe proxy against the framework's floor, a bare forwarding route in the same build (${distDir}; ` +
-        `${floor.rounds} rounds of ${floor.block} replies each, taking turns; ${loadBefore} before, ${loadNote()} after)\n`,
+        `3 runs of ${floor.rounds} rounds of ${floor.block} replies each, taking turns; ${loadBefore} before, ${loadNote()} after)\n`,
     );
     console.log(formatTable(floorRows(floor)));
 
