@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { codexConfigToml } from "@/lib/agent-voice/codex-config";
+import { API_ROUTE_FOLDER } from "@/lib/client/base-path";
 import type { AppServerOptions, ConfirmTool } from "@/lib/agent-voice/types";
 import { createMemoryStore } from "@/lib/stores/memory-store";
 import { createRateLimiter, type RateLimiterFactory } from "@/lib/stores/rate-limit";
@@ -134,7 +135,8 @@ export interface ProviderHandlerOptions {
 }
 
 // Each default is written here once; lib/env-options.ts derives the variables' defaults from these.
-const DEFAULT_BASE_PATH = "/api/provider";
+// The route folder app/api/provider: written in lib/client/base-path.ts, which the browser reads too.
+const DEFAULT_BASE_PATH = API_ROUTE_FOLDER;
 export const DEFAULT_SESSION_TTL_MS = 7 * 24 * 60 * 60_000;
 const DEFAULT_COOKIE_NAME = "lwc_session";
 export const DEFAULT_RESPONSES_RATE_LIMIT: RateLimitOption = { limit: 30, windowMs: 60_000 };
