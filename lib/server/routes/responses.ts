@@ -13,7 +13,7 @@ import { cachedAccountModels, type AccountModelsCache } from "../account-models"
 import { assembleResponse, type AssembledResponse } from "../assemble-response";
 import type { ServerContext } from "../context";
 import { withEffortForModel } from "../effort-for-model";
-import { errorResponse, NO_STORE } from "../json";
+import { errorResponse } from "../json";
 import { responsesInputTexts } from "../input-texts";
 import { LOG_PREFIX, type Logger } from "@/lib/logger";
 import { readResponsesBody } from "../responses-body";
@@ -161,10 +161,10 @@ export function createResponsesRoute(
         return unexpectedContentTypeResponse(options.logger, upstream);
       }
 
-      // A plain record: the Response builds its one Headers list from it.
+      // A plain record: the Response builds its one Headers list from it. (cache-control: no-store
+      // and nosniff are set once, by the handler's finish, on this reply as on every other.)
       const replyHeaders = pickUsageHeaders(upstream.headers);
       replyHeaders["content-type"] = upstream.headers.get("content-type")!;
-      replyHeaders["cache-control"] = NO_STORE;
       if (fellBack) replyHeaders[SERVICE_TIER_FALLBACK_HEADER] = "auto";
       // Piped as it arrives: no buffering, and a client abort cancels the upstream request.
       const stream = upstream.body ? guardUpstreamStream(upstream.body, options.logger, request.signal, options.maxStreamMs || undefined) : null;
