@@ -177,7 +177,8 @@ describe("the server-side example route (proxyFetch) on a production server", ()
     const written = await post({ headers: { cookie: `lwc_session=${client.cookie}` } });
     expect(written.status).toBe(200);
     const body = (await written.json()) as { model: string; haiku: string };
-    expect(body.model).toBe("gpt-5.5");
+    // With no model named, the route takes the first usable model /models lists: the mock's default.
+    expect(body.model).toBe("gpt-6.1-sol");
     expect(body.haiku).toContain("rain");
 
     const foreign = await post({ headers: { cookie: `lwc_session=${client.cookie}`, origin: "https://evil.example" } });
