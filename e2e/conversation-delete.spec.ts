@@ -53,6 +53,8 @@ test.describe("deleting a conversation can be taken back", () => {
   });
 
   test("the conversation is removed from the browser only when the Undo window has passed", async ({ page, signedInChat: chat, account }) => {
+    // Sign-in, a reload and the whole 10 s Undo window, then another reload.
+    test.slow();
     const [garden, tax] = twoConversations();
     await withConversations(chat, account.accountId, account.email, [garden, tax]);
 

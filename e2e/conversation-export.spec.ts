@@ -55,6 +55,8 @@ test.describe("export and import", () => {
   });
 
   test("Export all writes one backup; Import restores it, skips what is already here, and sends nothing", async ({ page, signedInChat: chat, mock, account }, testInfo) => {
+    // Two replies, signing out and in again, and two imports.
+    test.slow();
     await chat.sendAndWaitForReply("kept topic one", expectedReply("kept topic one"));
     await chat.newChatButton.click();
     await chat.sendAndWaitForReply("kept topic two", expectedReply("kept topic two"));
