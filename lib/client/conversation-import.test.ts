@@ -73,6 +73,24 @@ describe("parseImportFile", () => {
     expect(!result.ok && result.message).toMatch(/parts\.1\.url: an attached file must be a data: URL/);
   });
 
+  it("refuses metadata the chat would read with the wrong type, also inside an answer's other versions", () => {
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ imagesLeftOut: "two" }, /messages\.1\.metadata\.imagesLeftOut: /],
+      [{ failure: { code: 429, message: "limit" } }, /messages\.1\.metadata\.failure\.code: /],
+      [{ createdAt: "yesterday" }, /messages\.1\.metadata\.createdAt: /],
+      [
+        { versions: { before: [{ parts: [{ type: "file", mediaType: "image/png", url: "https://tracker.example/x.png" }], metadata: {} }], after: [] } },
+        /messages\.1\.metadata\.versions\.before\.0\.parts\.0\.url: an attached file must be a data: URL/,
+      ],
+    ];
+    for (const [extra, problem] of cases) {
+      const damaged = conversation("c1");
+      damaged.messages[1]!.metadata = { ...damaged.messages[1]!.metadata, ...extra } as never;
+      const result = parseImportFile(json(conversationFile(damaged, now)));
+      expect(!result.ok && result.message).toMatch(problem);
+    }
+  });
+
   it("keeps parts and metadata it does not know (written by a later version of the same format)", () => {
     const extended = conversation("c1");
     extended.messages[1]!.parts.push({ type: "step-start" });

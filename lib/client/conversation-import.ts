@@ -26,14 +26,33 @@ const part = z.looseObject({ type: z.string().min(1) }).superRefine((value, cont
   }
 });
 
-const failure = z.looseObject({ code: z.string(), message: z.string() });
+// What the chat reads from a message's metadata (lib/client/chat-turns.ts) must have the type it
+// reads; anything else is kept as written.
+const failure = z.looseObject({
+  code: z.string(),
+  message: z.string(),
+  status: z.number().optional(),
+  retryAfterSeconds: z.number().optional(),
+  model: z.string().optional(),
+  usageLimit: z.looseObject({ resetsAt: z.number().optional(), resetsInSeconds: z.number().optional(), planType: z.string().optional() }).optional(),
+});
 
-const metadata = z.looseObject({
+const knownMetadata = {
   failure: failure.optional(),
   failedTurn: z.literal(true).optional(),
   interrupted: z.literal(true).optional(),
+  imagesLeftOut: z.looseObject({ model: z.string(), count: z.number() }).optional(),
   model: z.string().optional(),
   createdAt: z.number().optional(),
+  source: z.literal("voice").optional(),
+  agentAction: z.literal(true).optional(),
+};
+
+const answerVersion = z.object({ parts: z.array(part), metadata: z.looseObject(knownMetadata) });
+
+const metadata = z.looseObject({
+  ...knownMetadata,
+  versions: z.object({ before: z.array(answerVersion), after: z.array(answerVersion) }).optional(),
 });
 
 const message = z.object({
