@@ -24,7 +24,14 @@ function sample(): Conversation {
       ],
     },
     { id: "a1", role: "assistant", metadata: { model: "gpt-5.5", createdAt: at }, parts: [{ type: "reasoning", text: "thinking" }, { type: "text", text: "Sales went **up**." }] },
-    { id: "u2", role: "user", parts: [{ type: "text", text: "Draw it as a bar chart" }] },
+    {
+      id: "u2",
+      role: "user",
+      parts: [
+        { type: "data-document", data: { name: "sales.csv", kind: "text", text: "month,total\nMay,12" } },
+        { type: "text", text: "Draw it as a bar chart" },
+      ],
+    } as ChatUIMessage,
     {
       id: "a2",
       role: "assistant",
@@ -51,6 +58,7 @@ describe("Markdown export", () => {
         "## Turn 2 · 2026-05-01 09:31 UTC · gpt-image",
         "**You:**",
         "Draw it as a bar chart",
+        "_[Document attached: sales.csv]_",
         "**Answer:**",
         "_[Generated image, not included]_",
         "## Turn 3",
@@ -60,6 +68,7 @@ describe("Markdown export", () => {
       ].join("\n\n") + "\n",
     );
     expect(markdown).not.toContain("base64");
+    expect(markdown).not.toContain("month,total");
     expect(markdown).not.toContain("thinking");
   });
 

@@ -1,5 +1,6 @@
 import { failureOf, generatedImagesOf, messageMetadata, textOf, type ChatUIMessage } from "./chat-turns";
 import type { Conversation } from "./conversation-store";
+import { documentsOf } from "./document-attachments";
 
 /**
  * Conversations as files, made in the browser: a Markdown transcript to read, and JSON to restore
@@ -63,7 +64,7 @@ export function backupFileName(now: Date): string {
   return `chats-backup-${now.toISOString().slice(0, 10)}.json`;
 }
 
-/** What a message had besides text, as a note: attached files by name, generated images by count. */
+/** What a message had besides text, as a note: attached images and documents by name, generated images by count. */
 function notes(message: ChatUIMessage): string[] {
   const lines: string[] = [];
   for (const part of message.parts) {
@@ -71,6 +72,7 @@ function notes(message: ChatUIMessage): string[] {
     const kind = part.mediaType.startsWith("image/") ? "Image" : "File";
     lines.push(`_[${kind} attached: ${part.filename ?? part.mediaType}]_`);
   }
+  for (const document of documentsOf(message)) lines.push(`_[Document attached: ${document.name}]_`);
   const generated = generatedImagesOf(message).filter((image) => !image.partial).length;
   if (generated > 0) lines.push(`_[${generated === 1 ? "Generated image" : `${generated} generated images`}, not included]_`);
   return lines;
