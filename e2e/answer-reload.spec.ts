@@ -9,10 +9,12 @@ const CONTINUED_REPLY_START = 'You said: "Your previous answer was cut off.';
 
 test.describe("no answer lost to a reload", () => {
   test("a reload mid-answer keeps the text so far, marked interrupted; Continue carries it on", async ({ page, signedInChat: chat, mock, account }) => {
+    // Sign-in, a paced stream, a reload and a second answer: Playwright's slow budget on a busy machine.
+    test.slow();
     const turns = new TurnControls(page);
-    // About 80 words at 150 ms each: the answer streams for many seconds, long enough to reload in.
-    await mock.addFault({ fault: "slow_stream", accountId: account.accountId, delayMs: 150 });
-    const question = longMessage(80, "tale");
+    // About 30 words at 300 ms each: the answer streams for about ten seconds, long enough to reload in.
+    await mock.addFault({ fault: "slow_stream", accountId: account.accountId, delayMs: 300 });
+    const question = longMessage(30, "tale");
     await chat.send(question);
     const streaming = chat.assistantMessages.last();
     await expect(streaming).toHaveAttribute("data-status", "streaming");
@@ -66,9 +68,10 @@ test.describe("no answer lost to a reload", () => {
     test.use({ viewport: { width: 390, height: 800 } });
 
     test("a closed tab keeps the text so far; Try again answers afresh and keeps the cut-off text as version 1", async ({ page, context, signedInChat: chat, mock, account }) => {
+      test.slow();
       const turns = new TurnControls(page);
-      await mock.addFault({ fault: "slow_stream", accountId: account.accountId, delayMs: 150 });
-      const question = longMessage(80, "saga");
+      await mock.addFault({ fault: "slow_stream", accountId: account.accountId, delayMs: 300 });
+      const question = longMessage(30, "saga");
       await chat.send(question);
       await expect(chat.assistantMessages.last()).toContainText('You said: "saga1 saga2');
       await expect.poll(() => chat.conversationIdInUrl()).not.toBeNull();

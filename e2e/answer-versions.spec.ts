@@ -8,11 +8,13 @@ for (const width of [1280, 390]) {
     test.use({ viewport: { width, height: 800 } });
 
     test("‹ 1 / 2 › switches between a turn's answers, the one shown is the next turn's context, and both survive a reload", async ({ page, signedInChat: chat, mock, account }) => {
+      // Sign-in, a paced stream, a regeneration, a reload and a follow-up: the slow budget on a busy machine.
+      test.slow();
       const turns = new TurnControls(page);
       // Version 1 is an answer stopped part-way (the mock answers a question the same way each
       // time), so the two versions read differently.
-      await mock.addFault({ fault: "slow_stream", accountId: account.accountId, delayMs: 150 });
-      const question = longMessage(60, "verse");
+      await mock.addFault({ fault: "slow_stream", accountId: account.accountId, delayMs: 250 });
+      const question = longMessage(40, "verse");
       const fullReply = expectedReply(question);
       await chat.send(question);
       const answer = chat.assistantMessages.first();

@@ -13,6 +13,8 @@ for (const width of [1280, 390]) {
     test.use({ viewport: { width, height: 800 } });
 
     test("after a picture, a turn on a text-only model leaves the images out, says so, and is answered", async ({ page, signedInChat: chat, mock, account }) => {
+      // Sign-in and three answers, one with an image: the slow budget on a busy machine.
+      test.slow();
       const turns = new TurnControls(page);
       // Picked by what the catalog says each model takes, not by name.
       const models = await turns.modelsByImageInput();

@@ -4,6 +4,9 @@ import { expectedReply } from "./support/mock-replies";
 import { userTextsOf } from "./support/recorded-input";
 
 test.describe("the keyboard", () => {
+  // Each test signs in and waits for one or two answers: the slow budget on a busy machine.
+  test.slow();
+
   test("the message editor: Escape cancels, Shift+Enter adds a line, Enter sends", async ({ page, signedInChat: chat, mock, account }) => {
     await chat.sendAndWaitForReply("first try", expectedReply("first try"));
     const message = chat.userMessages.first();
