@@ -68,6 +68,8 @@ for (const colorScheme of ["light", "dark"] as const) {
         test.use({ viewport: { width, height: 800 } });
 
         test("a failed turn (its dimmed partial answer and Reasoning label) has no serious or critical violations", async ({ page, signedInChat: chat, mock, account }) => {
+          // Sign-in, a streamed turn that breaks, and a full axe scan: over 60 s on a busy 2-core machine.
+          test.slow();
           await mock.addFault({ fault: "stream_cut", accountId: account.accountId, times: 1 });
           await chat.send("cut me off while I am reasoning about contrast");
           await expect(chat.error).toBeVisible();
