@@ -84,9 +84,13 @@ async function measure(label: string, appServer: AppServerOptions, runs: number,
     }
     let memory = "—";
     if (!appServer.keepWarmProcess) {
+      // Only the sessions' processes: under `npm run bench` the mock and the app servers are children too.
+      const others = new Set(childPids());
       const ids = [];
       for (const cookie of cookies) ids.push((await startLive(served.url, cookie, offer)).sessionId);
-      const total = childPids().reduce((sum, pid) => sum + treeRssBytes(pid), 0);
+      const total = childPids()
+        .filter((pid) => !others.has(pid))
+        .reduce((sum, pid) => sum + treeRssBytes(pid), 0);
       memory = `${(total / cookies.length / 1e6).toFixed(0)} MB`;
       for (const [n, id] of ids.entries()) await hangUp(served.url, cookies[n]!, id);
     }

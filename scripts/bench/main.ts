@@ -26,7 +26,15 @@ async function main(): Promise<void> {
   const mock = await startMockProcess();
   const cleanups: (() => Promise<unknown>)[] = [async () => mock.child.kill("SIGTERM")];
   try {
-    const env = { LWC_ISSUER_URL: mock.url, LWC_CODEX_BASE_URL: `${mock.url}/backend-api/codex`, LWC_SECRET: SECRET, LWC_RATE_LIMIT_PER_MINUTE: "1000000", LWC_BENCH_FLOOR: "1" };
+    // The rate limits would refuse the timed runs (the realtime one allows a handful of calls a minute).
+    const env = {
+      LWC_ISSUER_URL: mock.url,
+      LWC_CODEX_BASE_URL: `${mock.url}/backend-api/codex`,
+      LWC_SECRET: SECRET,
+      LWC_RATE_LIMIT_PER_MINUTE: "1000000",
+      LWC_REALTIME_RATE_LIMIT_PER_MINUTE: "1000000",
+      LWC_BENCH_FLOOR: "1",
+    };
     const app = await startNextServer(env);
     cleanups.push(() => app.stop());
     await mockControl(mock.url, "/__mock/options", { streamChunkDelayMs: 0, pollIntervalSeconds: 1 });
