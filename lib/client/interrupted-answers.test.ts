@@ -64,6 +64,13 @@ describe("a conversation read back after a reload", () => {
     expect(messagesAfterReload(saved)).toEqual(saved);
   });
 
+  it("shows a question whose answer was saved before its first word as a failed turn, without the empty answer", () => {
+    const emptyAnswer: ChatUIMessage = { id: "a2", role: "assistant", parts: [{ type: "step-start" }] };
+    const restored = messagesAfterReload(interruptedSnapshot([user("u1", "hi"), answer("a1", "hello"), user("u2", "no answer yet"), emptyAnswer]));
+    expect(restored.map((message) => message.id)).toEqual(["u1", "a1", "u2"]);
+    expect(failureOf(restored.at(-1)!)).toMatchObject({ code: "stream_failed" });
+  });
+
   it("shows the previous version when a regeneration was reloaded before anything arrived", () => {
     const restored = messagesAfterReload([user("u1", "hi"), startNewVersion(answer("a1", "first"))]);
     expect(restored.at(-1)!.parts).toEqual(answer("a1", "first").parts);

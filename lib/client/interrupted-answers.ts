@@ -36,6 +36,11 @@ export function withoutInterruptedMark(messages: readonly ChatUIMessage[], messa
   });
 }
 
+/** Only the stream's bookkeeping (a step start, reasoning, blank text): not a word of the answer. */
+function nothingArrived(message: ChatUIMessage): boolean {
+  return message.parts.every((part) => part.type === "step-start" || part.type === "reasoning" || (part.type === "text" && !part.text.trim()));
+}
+
 /**
  * A conversation as saved, ready to show again. A question saved before any answer arrived shows
  * as failed (to retry); a regeneration that got nothing shows the version before it.
@@ -43,7 +48,12 @@ export function withoutInterruptedMark(messages: readonly ChatUIMessage[], messa
 export function messagesAfterReload(messages: readonly ChatUIMessage[]): ChatUIMessage[] {
   const last = messages.at(-1);
   if (!last) return [...messages];
-  if (last.role === "assistant") return [...messages.slice(0, -1), withoutEmptyNewestVersion(last)];
+  if (last.role === "assistant") {
+    const shown = withoutEmptyNewestVersion(last);
+    // An answer saved before its first word, with no earlier version: the question got no answer.
+    if (!isInterrupted(shown) || !nothingArrived(shown)) return [...messages.slice(0, -1), shown];
+    return messagesAfterReload(messages.slice(0, -1));
+  }
   if (last.role !== "user" || failureOf(last)) return [...messages];
   return markLastTurnFailed(messages, {
     code: "stream_failed",
