@@ -48,7 +48,8 @@ export function AppHeader({ user, title, usage, onNewChat, onOpenConversations, 
       <div className="ml-auto flex min-w-0 items-center gap-2 pl-2 sm:gap-3">
         {usage && <UsageMeter usage={usage} />}
         <div className="flex min-w-0 items-center gap-1.5">
-          <span data-testid="signed-in-email" className="inline-block max-w-[7.5rem] truncate text-[13px] text-foreground sm:max-w-[14rem]" title={user.email}>
+          {/* Below 640 px for screen readers only: a phone's header has room for a letter or two of it, which says nothing. */}
+          <span data-testid="signed-in-email" className="inline-block max-w-[14rem] truncate text-[13px] text-foreground max-sm:sr-only" title={user.email}>
             {user.email}
           </span>
           <span
