@@ -69,6 +69,10 @@ describe("a conversation read back after a reload", () => {
     const restored = messagesAfterReload(interruptedSnapshot([user("u1", "hi"), answer("a1", "hello"), user("u2", "no answer yet"), emptyAnswer]));
     expect(restored.map((message) => message.id)).toEqual(["u1", "a1", "u2"]);
     expect(failureOf(restored.at(-1)!)).toMatchObject({ code: "stream_failed" });
+    // Saved when the turn started, before the stream: the empty answer carries no mark.
+    const unmarked = messagesAfterReload([user("u1", "hi"), { id: "a1", role: "assistant", parts: [] }]);
+    expect(unmarked.map((message) => message.id)).toEqual(["u1"]);
+    expect(failureOf(unmarked[0]!)).toMatchObject({ code: "stream_failed" });
   });
 
   it("shows the previous version when a regeneration was reloaded before anything arrived", () => {

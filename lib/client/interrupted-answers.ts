@@ -50,8 +50,9 @@ export function messagesAfterReload(messages: readonly ChatUIMessage[]): ChatUIM
   if (!last) return [...messages];
   if (last.role === "assistant") {
     const shown = withoutEmptyNewestVersion(last);
-    // An answer saved before its first word, with no earlier version: the question got no answer.
-    if (!isInterrupted(shown) || !nothingArrived(shown)) return [...messages.slice(0, -1), shown];
+    // An answer saved before its first word (the save when a turn starts may already hold its empty
+    // message, unmarked), with no earlier version: the question got no answer.
+    if (!nothingArrived(shown)) return [...messages.slice(0, -1), shown];
     return messagesAfterReload(messages.slice(0, -1));
   }
   if (last.role !== "user" || failureOf(last)) return [...messages];
