@@ -16,6 +16,8 @@ import { startExtraApp } from "./support/extra-app";
 import { saveScreenshot } from "./support/screenshots";
 
 const INTERVAL_SECONDS = 4;
+/** How late a check may land on a busy machine: well under the whole interval the old scheduling added. */
+const LATENESS_ALLOWED_MS = 2_500;
 const UPSTREAM_POLL_PATH = "/api/accounts/deviceauth/token";
 
 for (const viewport of [
@@ -89,7 +91,8 @@ test.describe("against a private mock with a 4 s interval", () => {
     await expect.poll(() => mock.requests({ path: UPSTREAM_POLL_PATH }).length, { timeout: INTERVAL_SECONDS * 1000 }).toBe(pollsBefore + 2);
     const reloadCheckAt = statusChecks[checksBeforeReloadCheck];
     expect(reloadCheckAt).toBeDefined();
-    expect(reloadCheckAt! - sessionAnsweredAt).toBeLessThan(session.nextCheckInMs! + 1000);
+    // Bounds with room for a loaded machine; the old scheduling came a whole interval late.
+    expect(reloadCheckAt! - sessionAnsweredAt).toBeLessThan(session.nextCheckInMs! + LATENESS_ALLOWED_MS);
 
     // Approved now: the next check (one interval after the last poll) signs the page in.
     expect(mock.approve(userCode, account)).toBe(true);
@@ -103,7 +106,7 @@ test.describe("against a private mock with a 4 s interval", () => {
     expect(gaps.length).toBeGreaterThanOrEqual(2);
     for (const gap of gaps) {
       expect(gap).toBeGreaterThanOrEqual(INTERVAL_SECONDS * 1000 - 50);
-      expect(gap).toBeLessThan(INTERVAL_SECONDS * 1000 + 1000);
+      expect(gap).toBeLessThan(INTERVAL_SECONDS * 1000 + LATENESS_ALLOWED_MS);
     }
   });
 });
