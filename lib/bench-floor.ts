@@ -1,3 +1,4 @@
+import "server-only";
 import { uncachedFetch } from "@/lib/upstream/uncached-fetch";
 
 /**

@@ -1,3 +1,5 @@
+import "server-only";
+
 /** base64url without padding, using only Web APIs (no Buffer), so every layer stays edge-safe. */
 export function toBase64Url(bytes: Uint8Array): string {
   let binary = "";

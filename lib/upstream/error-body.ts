@@ -1,3 +1,4 @@
+import "server-only";
 import { parseJsonOrUndefined } from "./http";
 
 /** The machine code and human message an upstream error body carries, in any of its shapes. */

@@ -1,3 +1,4 @@
+import "server-only";
 import { fromBase64Url } from "./base64url";
 import { ProviderAuthError } from "./errors";
 import type { AccountInfo, TokenSet } from "./types";

@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { readUpstreamErrorBody, summarizeUpstreamError } from "./error-body";
 import { ProviderAuthError } from "./errors";

@@ -1,3 +1,5 @@
+import "server-only";
+
 /**
  * Next.js wraps the global fetch for its data cache. Upstream calls carry one user's credentials
  * and must never be cached, and the wrapper costs about 2.5 ms per call on the streaming hot path,

@@ -20,6 +20,7 @@ import { fileImports, projectRoot, runtimeClosure, sourceFiles } from "@/test-su
 const REACT_SERVER_ENTRIES = [
   "scripts/doctor.ts", // npm run doctor; tests/integration/doctor.test.ts
   "scripts/bench/main.ts", // npm run bench
+  "scripts/bench/floor.ts", // npm run bench:floor
   "test-support/handler-process.ts", // tests/integration/app-server-restart.test.ts
   "tests/codex-real/app-process.ts", // tests/codex-real/sandbox.test.ts
 ];
@@ -33,7 +34,6 @@ const PLAIN_ENTRIES = [
   "scripts/codex-schema.ts",
   "scripts/codex-lockdown-report.ts",
   "scripts/bench/first-screen.ts",
-  "scripts/bench/floor.ts",
   "scripts/bench/search.ts",
   "mock-upstream/main.ts",
   "test-support/fake-app-server/fake-app-server.mjs", // the fake codex, spawned by tests
