@@ -104,10 +104,13 @@ test.describe("agent voice (real codex app-server)", () => {
         await voice.open();
         await voice.agentModeCheckbox.check();
         await voice.startAndWaitForCall();
-        await mockPost("/codex/tool-calls", { calls: [{ name: "save_note", arguments: { text: "water the ferns" } }] });
-        await mockPost("/codex/handoff", { transcript: "Save a note: water the ferns." });
+        // Two tool calls: the panel fills with the activity and a confirmation (at 1280 × 800 the old
+        // layout squeezed the transcript to about 45 px here).
+        await mockPost("/codex/tool-calls", { calls: [{ name: "get_current_time", arguments: {} }, { name: "save_note", arguments: { text: "water the ferns" } }] });
+        await mockPost("/codex/handoff", { transcript: "What time is it? Save a note: water the ferns." });
         const confirmation = page.getByTestId("agent-confirmation");
         await expect(confirmation.getByTestId("agent-review-text")).toHaveText("water the ferns", { timeout: 20_000 });
+        await expect(page.getByTestId("agent-activity").locator('[data-event="tool.completed"]').first()).toContainText("get_current_time: done");
         await expect(voice.assistantLines.first()).toContainText("Hi! This is the mock voice.");
         const transcriptHeight = (await voice.transcript.boundingBox())?.height ?? 0;
         await saveScreenshot(page, testInfo, `nits-agent-mode-${viewport.width}`);
@@ -120,10 +123,9 @@ test.describe("agent voice (real codex app-server)", () => {
         await voice.closeButton.click();
         await expect(voice.dialog).toBeHidden();
 
-        const action = page.getByTestId("agent-action").filter({ hasText: "save_note" });
-        await expect(action).toHaveCount(1);
-        await expect(action).toContainText("done");
-        await expect(action).toHaveAttribute("data-source", "voice");
+        const actions = page.getByTestId("agent-action");
+        await expect(actions).toHaveText([/get_current_time: done/, /save_note \(text: water the ferns\): done/]);
+        for (const action of await actions.all()) await expect(action).toHaveAttribute("data-source", "voice");
         await expect(page.getByTestId("regenerate-button")).toHaveCount(0);
         await saveScreenshot(page, testInfo, `nits-agent-actions-${viewport.width}`);
       });
