@@ -39,11 +39,27 @@ export function deploymentProblems(env: Env): DeploymentProblem[] {
   return problems;
 }
 
+/**
+ * SIWC needs the app on the person's own machine (a loopback callback, tokens kept under their
+ * control): on a hosting platform (VERCEL=1) its start route refuses, and the server says why at start.
+ */
+export function siwcOnHostingPlatform(env: Env): boolean {
+  return env.VERCEL?.trim() === "1";
+}
+
+const siwcRequested = (env: Env) => (env.LWC_SIGN_IN ?? "").split(",").some((method) => method.trim().toLowerCase() === "siwc");
+
+const SIWC_HOSTED_MESSAGE =
+  "LWC_SIGN_IN includes siwc, but Sign in with ChatGPT with plan usage is for apps running on the person's own machine " +
+  "(a loopback callback): on this hosting platform its start route refuses. A hosted app applies to OpenAI first " +
+  "(https://openai.com/form/sign-in-with-chatgpt-interest/); remove siwc from LWC_SIGN_IN here.";
+
 /** At start: one error line per problem, and a warning for an in-memory store that LWC_ALLOW_MEMORY_STORE=1 allowed. */
 export function logDeploymentProblems(env: Env, logger: Logger): void {
   for (const problem of deploymentProblems(env)) {
     logger.error(`${LOG_PREFIX} production setup (/api/health reports "${problem}"): ${MESSAGES[problem]}`);
   }
+  if (siwcRequested(env) && siwcOnHostingPlatform(env)) logger.error(`${LOG_PREFIX} ${SIWC_HOSTED_MESSAGE}`);
   if (production(env) && onMemoryStore(env) && memoryStoreAllowed(env)) {
     logger.warn(`${LOG_PREFIX} LWC_ALLOW_MEMORY_STORE=1: sessions are kept in this process's memory (lost on restart, not shared between instances).`);
   }

@@ -11,7 +11,7 @@ import { connectionPeerAddress } from "@/lib/server/connection-peer";
 import { randomId } from "@/lib/server/encoding";
 import { LOG_PREFIX } from "@/lib/logger";
 import { onePerProcess } from "@/lib/one-per-process";
-import { refuseMemoryStoreOnVercel } from "@/lib/deploy-checks";
+import { refuseMemoryStoreOnVercel, siwcOnHostingPlatform } from "@/lib/deploy-checks";
 import {
   DEFAULT_LOGIN_GLOBAL_RATE_LIMIT,
   DEFAULT_LOGIN_RATE_LIMIT,
@@ -23,6 +23,15 @@ import {
   type RateLimitOption,
 } from "@/lib/server/options";
 import { DEFAULT_TRUSTED_PROXY_HOPS } from "@/lib/server/client-address";
+import {
+  DEFAULT_SIWC_AGENT_NAME,
+  DEFAULT_SIWC_API_BASE,
+  DEFAULT_SIWC_ISSUER,
+  isValidAgentName,
+  isValidHostId,
+  normalizeSiwcUrl,
+  parseSignInMethods,
+} from "@/lib/server/siwc/config";
 import { DEFAULT_REALTIME_MAX_REQUEST_BYTES, DEFAULT_REALTIME_RATE_LIMIT } from "@/lib/server/realtime-options";
 import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_DURATION_MS, DEFAULT_MAX_SESSIONS, DEFAULT_MAX_SESSIONS_PER_ACCOUNT } from "@/lib/agent-voice/defaults";
 import type { KeyValueStore } from "@/lib/stores/types";
@@ -48,6 +57,15 @@ const positiveInt = (fallback: number) =>
     .transform((value) => (value?.trim() ? Number(value.trim()) : fallback))
     .pipe(z.number().int().positive());
 
+/** An issuer or API base URL (https; http only on loopback), trailing slashes trimmed; `fallback` when unset. */
+const siwcUrl = (fallback: string) =>
+  z.string().optional().transform((value, context) => {
+    const normalized = normalizeSiwcUrl(value?.trim() ? value : fallback);
+    if (normalized !== null) return normalized;
+    context.addIssue({ code: "custom", message: "must be an https URL (http only on 127.0.0.1, localhost or [::1])" });
+    return z.NEVER;
+  });
+
 /** A rate limit's requests per minute (the variables count per minute; the constants say their window). */
 function perMinute(limit: RateLimitOption): number {
   return (limit.limit * 60_000) / limit.windowMs;
@@ -56,6 +74,24 @@ function perMinute(limit: RateLimitOption): number {
 /** Every variable the app reads (the Upstash ones are read by createStoreFromEnv). */
 const envSchema = z.object({
   LWC_SECRET: commaList,
+  // The sign-ins offered, normalised to `device`, `siwc` or `device,siwc`.
+  LWC_SIGN_IN: z.string().optional().transform((value, context) => {
+    const methods = parseSignInMethods(value?.trim() ? value : "device");
+    if (methods !== null) return methods.join(",");
+    context.addIssue({ code: "custom", message: "must be a comma list of device and siwc" });
+    return z.NEVER;
+  }),
+  LWC_SIWC_ISSUER: siwcUrl(DEFAULT_SIWC_ISSUER),
+  LWC_SIWC_API_BASE: siwcUrl(DEFAULT_SIWC_API_BASE),
+  LWC_SIWC_AGENT_NAME: z
+    .string()
+    .optional()
+    .transform((value) => (value?.trim() ? value.trim() : DEFAULT_SIWC_AGENT_NAME))
+    .refine(isValidAgentName, "must be 1-100 characters without control characters"),
+  LWC_SIWC_HOST_ID: optionalText.refine(
+    (value) => value === undefined || isValidHostId(value),
+    "must be urn:uuid:<UUIDv4>, urn:ietf:params:oauth:jwk-thumbprint:sha-256:<thumbprint> or did:key:<key>",
+  ),
   LWC_ISSUER_URL: optionalText,
   LWC_CODEX_BASE_URL: optionalText,
   LWC_VERIFICATION_URL: optionalText,
@@ -210,8 +246,21 @@ export function optionsFromEnv(env: Record<string, string | undefined>): Provide
         (e.LWC_REALTIME_MODEL === undefined ? ` (unset, it is ${CODEX_REALTIME_MODEL})` : ""),
     );
   }
+  const signInMethods = e.LWC_SIGN_IN.split(",");
   return {
     basePath: e.LWC_API_BASE_PATH,
+    signIn: {
+      device: signInMethods.includes("device"),
+      siwc: signInMethods.includes("siwc")
+        ? {
+            issuer: e.LWC_SIWC_ISSUER,
+            apiBase: e.LWC_SIWC_API_BASE,
+            agentName: e.LWC_SIWC_AGENT_NAME,
+            ...(e.LWC_SIWC_HOST_ID ? { hostId: e.LWC_SIWC_HOST_ID } : {}),
+            hosted: siwcOnHostingPlatform(env),
+          }
+        : false,
+    },
     secrets: e.LWC_SECRET.length > 0 ? e.LWC_SECRET : developmentSecrets(),
     allowedOrigins: e.LWC_ALLOWED_ORIGINS,
     sessionTtlMs: e.LWC_SESSION_TTL_SECONDS * 1000,

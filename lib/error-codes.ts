@@ -53,6 +53,18 @@ export const API_ERROR_CODES = [
   "authorization_denied",
   "token_exchange_failed",
   "invalid_token",
+  // Sign-in methods and Sign in with ChatGPT (the callback's failures reach the page as ?signin_error=)
+  "device_login_disabled",
+  "siwc_disabled",
+  "siwc_requires_loopback",
+  "siwc_state_invalid",
+  "siwc_access_denied",
+  "siwc_registration_incomplete",
+  "siwc_client_mismatch",
+  "account_mismatch",
+  "invalid_id_token",
+  "identity_verification_unavailable",
+  "siwc_exchange_failed",
   // Ours
   "store_unavailable",
   "internal_error",

@@ -9,7 +9,8 @@ import { ensureNoStore, errorResponse, textResponse } from "./json";
 import { describeErrorForLog, LOG_PREFIX, REQUEST_ID_HEADER, requestIdOf, runWithRequestId, withRequestIds } from "@/lib/logger";
 import { resolveOptions, type ProviderHandlerOptions, type RateLimitOption } from "./options";
 import type { PublicSessionState } from "./public-state";
-import { toPublicState } from "./public-state";
+import { toPublicState, withSignInChoices } from "./public-state";
+import { signInChoices } from "./siwc/loopback";
 import { createRefreshCoordinator } from "./refresh";
 import { createRouter, type RouteDefinition, type RouteHandler } from "./router";
 import { createLoginRoutes } from "./routes/login";
@@ -243,7 +244,8 @@ export function createProviderHandler(options: ProviderHandlerOptions = {}): Pro
     checkStore,
     agentVoiceState: async () => (appServer ? appServer.state() : "off"),
     async getSession(request) {
-      return toPublicState((await manager.readOwn(request))?.record ?? null, resolved.now());
+      const state = toPublicState((await manager.readOwn(request))?.record ?? null, resolved.now());
+      return withSignInChoices(state, signInChoices(request, resolved.signIn));
     },
     dangerouslyGetTokens: createTokenExport(ctx, manager),
     close: async () => {

@@ -13,6 +13,14 @@ import { clientAddressOf, DEFAULT_TRUSTED_PROXY_HOPS } from "./client-address";
 import { consoleLogger, type Logger } from "@/lib/logger";
 import { resolveRealtimeOptions, type RealtimeOptions, type ResolvedRealtimeOptions } from "./realtime-options";
 import { resolveSecrets } from "./session-seal";
+import {
+  DEFAULT_SIWC_AGENT_NAME,
+  DEFAULT_SIWC_API_BASE,
+  DEFAULT_SIWC_ISSUER,
+  isValidAgentName,
+  isValidHostId,
+  normalizeSiwcUrl,
+} from "./siwc/config";
 
 export interface RateLimitOption {
   limit: number;
@@ -71,7 +79,34 @@ export interface ResponsesProxyOptions {
   maxStreamMs?: number | false;
 }
 
+/** Sign in with ChatGPT (SIWC, docs/siwc.md). Anything left out keeps the default shown. */
+export interface SiwcOptions {
+  /** The OpenID issuer. Default `DEFAULT_SIWC_ISSUER` (`https://auth.openai.com`). */
+  issuer?: string;
+  /** Where /models and /responses of a SIWC session go, and the `resource` of its tokens. Default `DEFAULT_SIWC_API_BASE`. */
+  apiBase?: string;
+  /** `agent_name_hint` on a person's first registration. Default `DEFAULT_SIWC_AGENT_NAME`. */
+  agentName?: string;
+  /** `ext_agent_host_id`. Default: one `urn:uuid:` generated and kept in the store before the first sign-in. */
+  hostId?: string;
+  /**
+   * True when the server runs on a hosting platform (the app sets it for `VERCEL=1`): SIWC needs the
+   * app on the person's own machine, so `GET /siwc/start` refuses (403 `siwc_requires_loopback`).
+   */
+  hosted?: boolean;
+}
+
+/** Which sign-ins the server offers. Default: device code only. */
+export interface SignInOptions {
+  /** Device-code sign-in (POST /login). Default true. */
+  device?: boolean;
+  /** Sign in with ChatGPT: on with `true` or settings, off (the default) with `false` or absent. */
+  siwc?: SiwcOptions | boolean;
+}
+
 export interface ProviderHandlerOptions {
+  /** Sign-in methods (`LWC_SIGN_IN`). Default `{ device: true }`. */
+  signIn?: SignInOptions;
   /** Route prefix. Default `/api/provider`. */
   basePath?: string;
   /** Extra browser origins that pass the CSRF check and get credentialed CORS replies. Default none. */
@@ -156,8 +191,23 @@ export interface ResolvedCookieOptions {
   hostPrefix: boolean;
 }
 
+export interface ResolvedSiwcOptions {
+  issuer: string;
+  apiBase: string;
+  agentName: string;
+  hostId?: string;
+  hosted: boolean;
+}
+
+export interface ResolvedSignIn {
+  device: boolean;
+  /** Undefined when SIWC is off. */
+  siwc?: ResolvedSiwcOptions;
+}
+
 export interface ResolvedOptions {
   basePath: string;
+  signIn: ResolvedSignIn;
   allowedOrigins: ReadonlySet<string>;
   sessionTtlMs: number;
   cookie: ResolvedCookieOptions;
@@ -220,6 +270,36 @@ function normalizeOrigins(origins: string[]): Set<string> {
   return normalized;
 }
 
+function invalidOption(name: string, why: string): never {
+  throw new Error(`Invalid provider handler option ${name}: ${why}`);
+}
+
+function resolveSiwc(siwc: SiwcOptions): ResolvedSiwcOptions {
+  const issuer = normalizeSiwcUrl(siwc.issuer ?? DEFAULT_SIWC_ISSUER);
+  if (issuer === null) invalidOption("signIn.siwc.issuer", "must be an https URL (http only on a loopback host)");
+  const apiBase = normalizeSiwcUrl(siwc.apiBase ?? DEFAULT_SIWC_API_BASE);
+  if (apiBase === null) invalidOption("signIn.siwc.apiBase", "must be an https URL (http only on a loopback host)");
+  const agentName = siwc.agentName ?? DEFAULT_SIWC_AGENT_NAME;
+  if (!isValidAgentName(agentName)) invalidOption("signIn.siwc.agentName", "must be 1-100 characters without control characters");
+  if (siwc.hostId !== undefined && !isValidHostId(siwc.hostId)) {
+    invalidOption("signIn.siwc.hostId", "must be urn:uuid:<UUIDv4>, urn:ietf:params:oauth:jwk-thumbprint:… or did:key:…");
+  }
+  return {
+    issuer,
+    apiBase,
+    agentName: agentName.trim(),
+    ...(siwc.hostId !== undefined ? { hostId: siwc.hostId } : {}),
+    hosted: siwc.hosted ?? false,
+  };
+}
+
+function resolveSignIn(signIn: SignInOptions = {}): ResolvedSignIn {
+  const device = signIn.device ?? true;
+  const siwc = signIn.siwc === true ? {} : signIn.siwc || undefined;
+  if (!device && siwc === undefined) invalidOption("signIn", "at least one sign-in method must be on");
+  return { device, ...(siwc !== undefined ? { siwc: resolveSiwc(siwc) } : {}) };
+}
+
 /** Applies every documented default; throws a clear Error on an invalid option. */
 export function resolveOptions(options: ProviderHandlerOptions = {}): ResolvedOptions {
   const now = options.now ?? Date.now;
@@ -263,6 +343,7 @@ export function resolveOptions(options: ProviderHandlerOptions = {}): ResolvedOp
 
   return {
     basePath: normalizeBasePath(options.basePath ?? DEFAULT_BASE_PATH),
+    signIn: resolveSignIn(options.signIn),
     allowedOrigins: normalizeOrigins(options.allowedOrigins ?? []),
     sessionTtlMs,
     cookie: {

@@ -1,14 +1,31 @@
 import "server-only";
 import type { ApiErrorCode } from "@/lib/error-codes";
 import type { PendingRecord, SessionRecord } from "./session-record";
+import type { SignInMethod } from "./siwc/config";
+
+/**
+ * The sign-ins this server offers to this request: `methods` in order; `siwc` only when SIWC is on,
+ * `needs_loopback` when the page is not open on a loopback origin (or the server is hosted).
+ */
+export interface SignInChoices {
+  methods: SignInMethod[];
+  siwc?: "available" | "needs_loopback";
+}
 
 /** What /login, /status, /session and /logout return. Never contains a token. */
 export type PublicSessionState =
-  | { status: "unauthenticated" }
+  | { status: "unauthenticated"; signIn?: SignInChoices }
   | { status: "pending"; userCode: string; verificationUrl: string; interval: number; expiresAt: number; nextCheckInMs: number }
-  | { status: "authenticated"; user: { accountId: string; email: string; plan: string } }
-  | { status: "expired"; error: ApiErrorCode; message: string }
-  | { status: "error"; error: ApiErrorCode; message: string };
+  | {
+      status: "authenticated";
+      user: { accountId: string; email: string; plan: string };
+      /** How it signed in; absent on a server with the default sign-in (device code only), which means `device`. */
+      signIn?: SignInMethod;
+      /** A SIWC session: whether plan usage was granted, and whether the one-time plan notice is due. */
+      siwc?: { planUsage: boolean; showPlanNotice: boolean };
+    }
+  | { status: "expired"; error: ApiErrorCode; message: string; signIn?: SignInChoices }
+  | { status: "error"; error: ApiErrorCode; message: string; signIn?: SignInChoices };
 
 export const UNAUTHENTICATED: PublicSessionState = { status: "unauthenticated" };
 
@@ -46,6 +63,12 @@ export function toPublicState(record: SessionRecord | null, now: number): Public
       return {
         status: "authenticated",
         user: { accountId: record.account.accountId, email: record.account.email, plan: record.account.plan },
+        ...(record.siwc
+          ? {
+              signIn: "siwc" as const,
+              siwc: { planUsage: record.siwc.planUsage, showPlanNotice: record.siwc.planUsage && record.siwc.planNotice === true },
+            }
+          : {}),
       };
     case "expired":
     case "error":
@@ -53,4 +76,19 @@ export function toPublicState(record: SessionRecord | null, now: number): Public
     case "moved":
       return UNAUTHENTICATED;
   }
+}
+
+/**
+ * The state as this request sees it on a server whose sign-ins are not the default (`choices`
+ * given): a signed-out state (unauthenticated, expired, error) lists the sign-ins this request may
+ * use, and a signed-in one says how it signed in. With the default (device code only, `choices`
+ * undefined) the state is left as it always was, so nothing changes for existing deploys.
+ */
+export function withSignInChoices(state: PublicSessionState, choices: SignInChoices | undefined): PublicSessionState {
+  if (choices === undefined) return state;
+  if (state.status === "unauthenticated" || state.status === "expired" || state.status === "error") {
+    return { ...state, signIn: choices };
+  }
+  if (state.status === "authenticated" && state.signIn === undefined) return { ...state, signIn: "device" };
+  return state;
 }

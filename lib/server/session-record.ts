@@ -38,6 +38,21 @@ const accountSchema = z.object({
   userId: z.string().optional(),
 });
 
+/**
+ * Present on a Sign in with ChatGPT session (its presence is what makes it one): the registration's
+ * issued client id, the ID token's `sub`, the scopes the token endpoint last granted, and whether
+ * they include plan usage (`chatgpt.tokens.use.direct`). `planNotice`: the one-time plan notice is
+ * still to be shown (set at a plan-enabled sign-in of an account that has not seen it; POST
+ * /siwc/notice clears it). A session signed in without `offline_access` has no refresh token ("").
+ */
+const siwcSchema = z.object({
+  clientId: z.string(),
+  subject: z.string(),
+  scopes: z.array(z.string()),
+  planUsage: z.boolean(),
+  planNotice: z.boolean().optional(),
+});
+
 const failureSchema = z.object({ code: z.enum(API_ERROR_CODES), message: z.string() });
 
 const commonFields = {
@@ -51,7 +66,13 @@ const commonFields = {
 
 export const sessionRecordSchema = z.discriminatedUnion("state", [
   z.object({ ...commonFields, state: z.literal("pending"), device: deviceSchema }),
-  z.object({ ...commonFields, state: z.literal("authenticated"), tokens: tokensSchema, account: accountSchema }),
+  z.object({
+    ...commonFields,
+    state: z.literal("authenticated"),
+    tokens: tokensSchema,
+    account: accountSchema,
+    siwc: siwcSchema.optional(),
+  }),
   z.object({ ...commonFields, state: z.literal("expired"), failure: failureSchema }),
   z.object({ ...commonFields, state: z.literal("error"), failure: failureSchema }),
   /**

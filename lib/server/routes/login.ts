@@ -3,21 +3,16 @@ import type { ApiErrorCode } from "@/lib/error-codes";
 import { isProviderAuthError } from "@/lib/upstream/errors";
 import type { StateOutcome } from "../device-login";
 import { loginLimitKeys } from "../client-address";
-import { jsonResponse, passedOnCode } from "../json";
+import { errorResponse, jsonResponse, passedOnCode } from "../json";
 import { LOG_PREFIX } from "@/lib/logger";
 import { LOGIN_NONCE_HEADER } from "../login-nonce";
-import { toPublicState } from "../public-state";
+import { toPublicState, withSignInChoices, type PublicSessionState } from "../public-state";
+import { signInChoices } from "../siwc/loopback";
 import type { RouteHandler } from "../router";
 import type { SessionManager } from "../session-manager";
 import type { ServerContext } from "../context";
 import { describeProviderErrorForLog } from "../upstream-log";
 
-function stateResponse(outcome: StateOutcome): Response {
-  const headers = new Headers();
-  if (outcome.setCookie) headers.append("set-cookie", outcome.setCookie);
-  if (outcome.loginNonce) headers.set(LOGIN_NONCE_HEADER, outcome.loginNonce);
-  return jsonResponse(outcome.state, { headers });
-}
 
 const RATE_LIMIT_MESSAGES = {
   client: { error: "rate_limited", message: "Too many sign-in attempts from this address. Try again shortly." },
@@ -26,7 +21,21 @@ const RATE_LIMIT_MESSAGES = {
 
 /** /login, /status, /session and /logout: each answers the public session state. */
 export function createLoginRoutes(ctx: ServerContext, manager: SessionManager) {
+  /** A signed-out state says which sign-ins this request may use. */
+  const forRequest = (request: Request, state: PublicSessionState) =>
+    withSignInChoices(state, signInChoices(request, ctx.options.signIn));
+
+  function stateResponse(request: Request, outcome: StateOutcome): Response {
+    const headers = new Headers();
+    if (outcome.setCookie) headers.append("set-cookie", outcome.setCookie);
+    if (outcome.loginNonce) headers.set(LOGIN_NONCE_HEADER, outcome.loginNonce);
+    return jsonResponse(forRequest(request, outcome.state), { headers });
+  }
+
   const login: RouteHandler = async (request) => {
+    if (!ctx.options.signIn.device) {
+      return errorResponse(403, "device_login_disabled", { message: "Sign-in with a device code is turned off on this server." });
+    }
     const existing = await manager.read(request);
     try {
       const limitKeys = await loginLimitKeys(ctx.options.clientAddress(request));
@@ -37,7 +46,7 @@ export function createLoginRoutes(ctx: ServerContext, manager: SessionManager) {
           { status: 429, headers: { "retry-after": String(outcome.retryAfterSeconds) } },
         );
       }
-      return stateResponse(outcome);
+      return stateResponse(request, outcome);
     } catch (error) {
       // device_code_disabled, device_code_request_failed or network_error: upstream trouble, not ours.
       // The message never names the upstream address; the log line does.
@@ -48,15 +57,15 @@ export function createLoginRoutes(ctx: ServerContext, manager: SessionManager) {
   };
 
   const status: RouteHandler = async (request) =>
-    stateResponse(await manager.advance(request, await manager.readOwn(request)));
+    stateResponse(request, await manager.advance(request, await manager.readOwn(request)));
 
   // Never polls, never refreshes, never writes.
   const session: RouteHandler = async (request) =>
-    jsonResponse(toPublicState((await manager.readOwn(request))?.record ?? null, ctx.options.now()));
+    jsonResponse(forRequest(request, toPublicState((await manager.readOwn(request))?.record ?? null, ctx.options.now())));
 
   const logout: RouteHandler = async (request) => {
     const { clearCookie } = await manager.logout(request);
-    return jsonResponse({ status: "unauthenticated" }, { headers: { "set-cookie": clearCookie } });
+    return jsonResponse(forRequest(request, { status: "unauthenticated" }), { headers: { "set-cookie": clearCookie } });
   };
 
   return { login, status, session, logout };

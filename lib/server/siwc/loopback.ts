@@ -1,0 +1,52 @@
+import "server-only";
+import { APP_BASE_PATH } from "@/lib/client/base-path";
+import type { ResolvedSignIn } from "../options";
+import type { SignInChoices } from "../public-state";
+import { requestOrigin } from "../request-origin";
+
+/** The one host SIWC's redirect URI may name (spec: never `localhost`). */
+export const CALLBACK_HOST = "127.0.0.1";
+/** The fixed callback path at the app's root. */
+export const CALLBACK_PATH = "/auth/callback";
+
+/** Loopback names a browser may use for the same server; the start route sends them to 127.0.0.1 first. */
+const OTHER_LOOPBACK_HOSTS = new Set(["localhost", "[::1]"]);
+
+export type LoopbackVerdict =
+  /** The page is on http://127.0.0.1:<port>: SIWC runs here, with this port in the redirect URI. */
+  | { kind: "loopback"; port: string }
+  /** On localhost or [::1]: the same URL on 127.0.0.1 first, so cookie, state and callback share one origin. */
+  | { kind: "redirect"; url: string }
+  | { kind: "refused" };
+
+/**
+ * Whether SIWC can run for this request: only on a plain-http loopback origin (what the browser
+ * used, from Host / X-Forwarded-Host / X-Forwarded-Proto) and never on a hosting platform.
+ */
+export function loopbackVerdict(request: Request, hosted: boolean): LoopbackVerdict {
+  if (hosted) return { kind: "refused" };
+  const origin = requestOrigin(request);
+  if (origin === null) return { kind: "refused" };
+  const url = new URL(origin);
+  if (url.protocol !== "http:") return { kind: "refused" };
+  const port = url.port || "80";
+  if (url.hostname === CALLBACK_HOST) return { kind: "loopback", port };
+  if (!OTHER_LOOPBACK_HOSTS.has(url.hostname)) return { kind: "refused" };
+  // Next removes its basePath (LWC_BASE_PATH) from request.url before the route runs: put it back.
+  const requested = new URL(request.url);
+  return { kind: "redirect", url: `http://${CALLBACK_HOST}:${port}${APP_BASE_PATH}${requested.pathname}${requested.search}` };
+}
+
+/**
+ * The sign-ins a signed-out state offers this request (public state `signIn`); undefined on a
+ * server with the default sign-in (device code only), whose states stay as they always were.
+ */
+export function signInChoices(request: Request, signIn: ResolvedSignIn): SignInChoices | undefined {
+  if (signIn.device && !signIn.siwc) return undefined;
+  const methods: SignInChoices["methods"] = [];
+  if (signIn.device) methods.push("device");
+  if (!signIn.siwc) return { methods };
+  methods.push("siwc");
+  const verdict = loopbackVerdict(request, signIn.siwc.hosted);
+  return { methods, siwc: verdict.kind === "refused" ? "needs_loopback" : "available" };
+}
