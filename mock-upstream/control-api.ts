@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { handleCodexControl } from "./codex/control";
 import { sendJson } from "./http-util";
+import { handleSiwcControl } from "./siwc/control";
 import type { RouteCall } from "./context";
 import { MOCK_FAULTS, type MockUpstream } from "./types";
 
@@ -97,6 +98,7 @@ export function handleControl(mock: MockUpstream, call: RouteCall): void {
       return;
     }
     default:
+      if (route.includes(" /siwc/") && handleSiwcControl(mock, call, route)) return;
       if (!handleCodexControl(mock.codex, call, route)) sendJson(call.response, 404, { ok: false, error: "not_found" });
   }
 }

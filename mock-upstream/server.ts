@@ -12,6 +12,7 @@ import { lowerCaseHeaders, mediaType, multipartBoundary, parseBody, readRawBody,
 import { handleModels } from "./models-route";
 import { handleRevoke, handleToken } from "./oauth-routes";
 import { RequestRecorder } from "./recorder";
+import { SiwcMock } from "./siwc";
 import { handleResponses } from "./responses";
 import { TokenAuthority } from "./tokens";
 import { DEFAULT_MOCK_OPTIONS, type MockUpstream, type MockUpstreamOptions, type ResolvedMockOptions } from "./types";
@@ -60,6 +61,10 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     voiceCalls: new VoiceCalls(),
   };
   context.codex = new CodexMockState(context);
+  const siwc = await SiwcMock.create(
+    () => context.issuer,
+    () => context.options.streamChunkDelayMs,
+  );
 
   const server = createServer((request, response) => {
     void handleRequest(request, response).catch(() => {
@@ -103,6 +108,7 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       if (!response.writableFinished && !serverCut) context.recorder.update(record, { aborted: true });
     });
 
+    if (SiwcMock.owns(url.pathname)) return siwc.handle(call);
     const handler = ROUTES[`${request.method} ${url.pathname}`];
     if (handler) return handler(context, call);
     const knownPath = Object.keys(ROUTES).some((key) => key.endsWith(` ${url.pathname}`));
@@ -130,6 +136,8 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
     issuer: url,
     codexBaseUrl: `${url}/backend-api/codex`,
     verificationUrl: `${url}/codex/device`,
+    siwcIssuer: `${url}/siwc`,
+    siwcApiBase: `${url}/siwc/v1`,
     approve: (userCode, account) => context.devices.approve(userCode, resolveAccount(account)),
     deny: (userCode) => context.devices.deny(userCode),
     expire: (userCode) => context.devices.expire(userCode),
@@ -148,7 +156,9 @@ export async function startMockUpstream(options: MockUpstreamOptions = {}): Prom
       Object.assign(context.options, changeable);
     },
     codex: context.codex.controls,
+    siwc: siwc.controls,
     reset: () => {
+      siwc.reset();
       context.recorder.clear();
       context.faults.clear();
       context.devices.clear();

@@ -1,5 +1,6 @@
 /** Public types of the mock upstream (re-exported by server.ts). */
 import type { MockCodexControls } from "./codex";
+import type { MockSiwcControls } from "./siwc";
 import type { VoiceCallInfo } from "./voice/peer";
 
 export type { VoiceCallInfo, VoiceCallState, VoiceTransport } from "./voice/peer";
@@ -122,6 +123,10 @@ export interface MockUpstream {
   codexBaseUrl: string;
   /** `${url}/codex/device` */
   verificationUrl: string;
+  /** Sign in with ChatGPT: the issuer, `${url}/siwc` (discovery at `${siwcIssuer}/.well-known/openid-configuration`). */
+  siwcIssuer: string;
+  /** Sign in with ChatGPT: the API base, `${url}/siwc/v1` (/models, /responses). */
+  siwcApiBase: string;
   approve(userCode: string, account?: Partial<MockAccount>): boolean;
   deny(userCode: string): boolean;
   expire(userCode: string): boolean;
@@ -140,6 +145,8 @@ export interface MockUpstream {
   setOptions(patch: Partial<MockUpstreamOptions>): void;
   /** Controls for the codex executable's traffic: scripted tool calls, sideband cues. */
   codex: MockCodexControls;
+  /** Controls for the Sign in with ChatGPT part: settings, switches, state, clock. */
+  siwc: MockSiwcControls;
   reset(): void;
   close(): Promise<void>;
 }
