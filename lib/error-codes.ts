@@ -65,6 +65,16 @@ export const API_ERROR_CODES = [
   "invalid_id_token",
   "identity_verification_unavailable",
   "siwc_exchange_failed",
+  // A Sign in with ChatGPT session's model calls (spec siwc.md §8-§9)
+  "plan_usage_not_granted",
+  "not_available_with_siwc",
+  "unsupported_field",
+  "plan_usage_limit_reached",
+  "plan_not_eligible",
+  "plan_usage_unavailable",
+  "plan_route_not_supported",
+  "plan_authorization_invalid",
+  "plan_access_restricted",
   // Ours
   "store_unavailable",
   "internal_error",

@@ -1,6 +1,7 @@
 import "server-only";
 import { isProviderAuthError } from "@/lib/upstream/errors";
 import { fetchModels } from "@/lib/upstream/models";
+import { fetchSiwcModels } from "@/lib/upstream/siwc-models";
 import type { ModelInfo } from "@/lib/upstream/types";
 import type { ServerContext } from "./context";
 import { LOG_PREFIX } from "@/lib/logger";
@@ -25,6 +26,14 @@ function isUnauthorized(error: unknown): boolean {
 }
 
 /**
+ * The cache key of a session's model list: the account id, apart for a Sign in with ChatGPT session
+ * (its account id is the ID token's `sub`, and its catalogue is another service's).
+ */
+export function modelsCacheKey(record: AuthenticatedRecord): string {
+  return record.siwc ? `siwc:${record.account.accountId}` : record.account.accountId;
+}
+
+/**
  * The models the account may pick (listed models, priority order, full catalogue entries), with
  * tokens refreshed first (unless the caller just did: `refreshed`) and one forced refresh + retry
  * when the backend answers 401. Throws ProviderAuthError.
@@ -38,6 +47,11 @@ export async function fetchAccountModels(
   /** One upstream call; a failure is logged here, once per call (cached replies are not logged again). */
   const list = async (record: AuthenticatedRecord, retryOn401: boolean) => {
     try {
+      // A SIWC session's catalogue: {apiBase}/models with the bearer token only (the routes check
+      // beforehand that SIWC is on and plan usage granted).
+      const siwcApiBase = record.siwc ? ctx.options.signIn.siwc?.apiBase : undefined;
+      if (record.siwc && siwcApiBase === undefined) throw new Error("a SIWC session's models were asked for with SIWC off");
+      if (siwcApiBase !== undefined) return await fetchSiwcModels(ctx.options.upstream, siwcApiBase, record.tokens.accessToken);
       return await fetchModels(ctx.options.upstream, {
         accessToken: record.tokens.accessToken,
         accountId: record.account.accountId,
@@ -51,6 +65,8 @@ export async function fetchAccountModels(
   };
 
   const record = refreshed ?? (await manager.freshTokens(session));
+  // A SIWC 401 is not read as an expired token (the spec: check the account and scopes): no forced refresh.
+  if (record.siwc) return list(record, false);
   try {
     return await list(record, true);
   } catch (error) {
@@ -87,6 +103,10 @@ export function createAccountModelsCache<T = ModelInfo[]>(now: () => number) {
       });
       return models;
     },
+    /** Drops an entry: the next call loads the list again (after the backend refused a listed model). */
+    forget(accountId: string): void {
+      entries.delete(accountId);
+    },
   };
 }
 
@@ -99,7 +119,7 @@ export function cachedAccountModels(
   cache: AccountModelsCache,
   session: LoadedSession<AuthenticatedRecord>,
 ): Promise<ModelInfo[]> {
-  return cache.get(session.record.account.accountId, () => fetchAccountModels(ctx, manager, session));
+  return cache.get(modelsCacheKey(session.record), () => fetchAccountModels(ctx, manager, session));
 }
 
 /** The account's model slugs through the cache: what /responses and the realtime routes allow. */

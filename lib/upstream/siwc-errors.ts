@@ -9,7 +9,7 @@ import { upstreamSnippet } from "./redact";
  * and `model_not_found` become one of our codes (each in lib/error-codes.ts) with a sentence. Plan
  * errors stop the request: nothing here retries or suggests another way of paying.
  */
-export type SiwcErrorCode =
+type SiwcErrorCode =
   | "plan_usage_limit_reached"
   | "plan_not_eligible"
   | "plan_usage_unavailable"

@@ -48,7 +48,7 @@ interface SiwcBodyOptions {
 }
 
 /** A field the backend would refuse: named (`param`, as the backend names it) and explained. */
-export interface SiwcBodyRefusal {
+interface SiwcBodyRefusal {
   param: string;
   message: string;
 }

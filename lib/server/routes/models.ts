@@ -1,18 +1,31 @@
 import "server-only";
 import type { ApiErrorCode } from "@/lib/error-codes";
 import { isProviderAuthError, isRefreshTokenInvalid } from "@/lib/upstream/errors";
-import { toModelDetails } from "@/lib/upstream/models";
-import { fetchAccountModels, type AccountModelsCache } from "../account-models";
+import { toModelDetails, type ModelDetails } from "@/lib/upstream/models";
+import { isSiwcRefusal } from "@/lib/upstream/siwc-errors";
+import type { ModelInfo } from "@/lib/upstream/types";
+import { fetchAccountModels, modelsCacheKey, type AccountModelsCache } from "../account-models";
 import type { ServerContext } from "../context";
 import { jsonResponse, passedOnCode } from "../json";
 import type { RouteHandler } from "../router";
-import { isAuthenticated } from "../session-record";
+import { isAuthenticated, type AuthenticatedRecord } from "../session-record";
 import type { SessionManager } from "../session-manager";
+import { isSiwcRecord, siwcFailureResponse, siwcGate } from "./siwc-proxy";
 
 export const NOT_AUTHENTICATED_MESSAGE = "Sign in first: this request has no authenticated session.";
 
 function modelsError(status: number, error: ApiErrorCode, message: string): Response {
   return jsonResponse({ models: [], error, message }, { status });
+}
+
+/**
+ * A catalogue entry for the picker. A SIWC catalogue is not gated on a client version (none is
+ * sent to it), so nothing there is marked `unavailable`.
+ */
+function detailsOf(record: AuthenticatedRecord, model: ModelInfo, clientVersion: string): ModelDetails {
+  const details = toModelDetails(model, clientVersion);
+  if (record.siwc) delete details.unavailable;
+  return details;
 }
 
 /**
@@ -26,6 +39,11 @@ export function createModelsRoute(ctx: ServerContext, manager: SessionManager, c
   return async (request) => {
     const session = await manager.read(request);
     if (!isAuthenticated(session)) return modelsError(401, "not_authenticated", NOT_AUTHENTICATED_MESSAGE);
+    // A SIWC session without plan usage has no use for a catalogue: answered before any upstream call.
+    if (isSiwcRecord(session.record)) {
+      const gate = siwcGate(ctx, session.record, { models: [] });
+      if ("response" in gate) return gate.response;
+    }
     if (ctx.modelsLimiter) {
       const limit = await ctx.modelsLimiter.limit(session.record.loginId);
       if (!limit.success) {
@@ -39,15 +57,14 @@ export function createModelsRoute(ctx: ServerContext, manager: SessionManager, c
     try {
       // Refreshes tokens near expiry even when the list itself comes from the cache.
       const fresh = await manager.freshTokens(session);
-      const models = await cache.get(session.record.account.accountId, () =>
-        fetchAccountModels(ctx, manager, session, fresh),
-      );
-      const details = models.map((model) => toModelDetails(model, ctx.options.upstream.clientVersion));
+      const models = await cache.get(modelsCacheKey(fresh), () => fetchAccountModels(ctx, manager, session, fresh));
+      const details = models.map((model) => detailsOf(fresh, model, ctx.options.upstream.clientVersion));
       // `models` holds what can be used; a model gated above our client version is only described.
       const usable = details.filter((model) => !model.unavailable).map((model) => model.slug);
       return jsonResponse({ models: usable, modelDetails: details });
     } catch (error) {
       if (isRefreshTokenInvalid(error)) return modelsError(401, "not_authenticated", NOT_AUTHENTICATED_MESSAGE);
+      if (isSiwcRefusal(error)) return siwcFailureResponse(error.failure, { models: [] });
       if (!isProviderAuthError(error)) throw error;
       // The backend's own status for a failed models call; 502 for network and refresh trouble.
       const upstreamStatus = error.code === "models_request_failed" ? error.status : undefined;

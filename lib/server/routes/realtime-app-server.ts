@@ -22,6 +22,7 @@ import { isAuthenticated, type AuthenticatedRecord, type LoadedSession } from ".
 import type { SessionManager } from "../session-manager";
 import { NOT_AUTHENTICATED_MESSAGE } from "./models";
 import { parseConfirmBody, parseStartBody } from "./realtime-app-server-body";
+import { isSiwcRecord, notAvailableWithSiwc } from "./siwc-proxy";
 
 const notAuthenticated = () => errorResponse(401, "not_authenticated", { message: NOT_AUTHENTICATED_MESSAGE });
 const SANDBOX_UNAVAILABLE_MESSAGE =
@@ -102,6 +103,7 @@ export function createAppServerRoutes(
   ): Promise<{ response: Response } | { session: LoadedSession<AuthenticatedRecord>; live: LiveSession }> {
     const session = await manager.read(request);
     if (!isAuthenticated(session)) return { response: notAuthenticated() };
+    if (isSiwcRecord(session.record)) return { response: notAvailableWithSiwc("agentVoice") };
     const live = id ? (await liveSessions).get(id, session.record.loginId) : null;
     if (!live) return { response: sessionNotFound() };
     return { session, live };
@@ -117,6 +119,8 @@ export function createAppServerRoutes(
   const start: RouteHandler = async (request) => {
     const session = await manager.read(request);
     if (!isAuthenticated(session)) return notAuthenticated();
+    // Plan usage covers text replies only (spec siwc.md §8): nothing is asked or spawned.
+    if (isSiwcRecord(session.record)) return notAvailableWithSiwc("agentVoice");
     // Fail closed, before anything else is asked or spawned.
     if (!(await sandboxStatus()).available) return sandboxUnavailable();
     const json = await readJsonBody(request, {
@@ -269,6 +273,7 @@ export function createAppServerRoutes(
   const status: RouteHandler = async (request) => {
     const session = await manager.read(request);
     if (!isAuthenticated(session)) return notAuthenticated();
+    if (isSiwcRecord(session.record)) return notAvailableWithSiwc("agentVoice");
     const state = await sandboxStatus();
     return jsonResponse({ available: state.available, sandbox: state.name, ...(state.available ? {} : { message: SANDBOX_UNAVAILABLE_MESSAGE }) });
   };
@@ -276,6 +281,7 @@ export function createAppServerRoutes(
   const notes: RouteHandler = async (request) => {
     const session = await manager.read(request);
     if (!isAuthenticated(session)) return notAuthenticated();
+    if (isSiwcRecord(session.record)) return notAvailableWithSiwc("agentVoice");
     const { listNotes } = await import("@/lib/agent-voice/tools/notes");
     return jsonResponse({ notes: await listNotes(options.store, session.record.account.accountId) });
   };

@@ -13,6 +13,7 @@ import type { RouteHandler } from "../router";
 import { isAuthenticated, type AuthenticatedRecord, type LoadedSession } from "../session-record";
 import type { SessionManager } from "../session-manager";
 import { NOT_AUTHENTICATED_MESSAGE } from "./models";
+import { isSiwcRecord, notAvailableWithSiwc } from "./siwc-proxy";
 
 const notAuthenticated = () => errorResponse(401, "not_authenticated", { message: NOT_AUTHENTICATED_MESSAGE });
 
@@ -27,7 +28,8 @@ function isAbort(error: unknown): boolean {
 
 /**
  * POST /realtime: exchange the browser's WebRTC offer for the provider's answer SDP.
- * Checks, in order (Origin is checked by the handler before this): session (401), body size (413),
+ * Checks, in order (Origin is checked by the handler before this): session (401), not a Sign in
+ * with ChatGPT session (403 `not_available_with_siwc`), body size (413),
  * shape (400), transport, voice mode and voice model policy (403), the voice throttle shared with
  * agent-voice starts (429), the web transports' credential; then fresh
  * tokens (refresh if near expiry, single-flight) and the upstream call. An upstream 401 to the
@@ -123,6 +125,8 @@ export function createRealtimeRoute(ctx: ServerContext, manager: SessionManager)
   return async (request) => {
     const session = await manager.read(request);
     if (!isAuthenticated(session)) return notAuthenticated();
+    // Plan usage covers text replies only (spec siwc.md §8): refused before the body is read.
+    if (isSiwcRecord(session.record)) return notAvailableWithSiwc("voice");
     const body = await readRealtimeBody(request, realtime.maxRequestBytes);
     if (!body.ok) return body.response;
     const { transport } = body.call;

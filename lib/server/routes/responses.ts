@@ -9,7 +9,9 @@ import {
   postResponses,
   withoutServiceTier,
 } from "@/lib/upstream/responses";
-import { cachedAccountModels, type AccountModelsCache } from "../account-models";
+import { isSiwcRefusal } from "@/lib/upstream/siwc-errors";
+import { prepareSiwcResponsesBody } from "@/lib/upstream/siwc-responses";
+import { cachedAccountModels, modelsCacheKey, type AccountModelsCache } from "../account-models";
 import { assembleResponse, type AssembledResponse } from "../assemble-response";
 import type { ServerContext } from "../context";
 import { withEffortForModel } from "../effort-for-model";
@@ -25,6 +27,7 @@ import { isEventStream, unexpectedContentTypeResponse, upstreamFailureResponse }
 import { describeProviderErrorForLog } from "../upstream-log";
 import { guardUpstreamStream } from "../upstream-stream";
 import { NOT_AUTHENTICATED_MESSAGE } from "./models";
+import { callSiwcResponses, isSiwcRecord, siwcFailureResponse, siwcGate } from "./siwc-proxy";
 
 const WEB_SEARCH_DISABLED_MESSAGE = "Web search is turned off on this server (LWC_WEB_SEARCH=off).";
 
@@ -33,6 +36,7 @@ const notAuthenticated = () => errorResponse(401, "not_authenticated", { message
 /** Refresh or model-list trouble before the model call, in the /responses error shape. */
 function preflightFailure(error: unknown): Response {
   if (isRefreshTokenInvalid(error)) return notAuthenticated();
+  if (isSiwcRefusal(error)) return siwcFailureResponse(error.failure);
   if (!isProviderAuthError(error)) throw error;
   const status =
     error.code === "models_request_failed" && error.status !== undefined && error.status >= 400 ? error.status : 502;
@@ -64,8 +68,11 @@ function isAbort(error: unknown): boolean {
 }
 
 /**
- * POST /responses. Checks, in order: session (401), headers (400), body size (413), body shape (400),
- * web search turned off (403), allowed model (403), per-session rate limit (429); then refresh if near expiry, normalise, and
+ * POST /responses. Checks, in order: session (401), for a SIWC session SIWC on and plan usage granted
+ * (403), headers (400), body size (413), body shape (400), web search turned off (403), for a SIWC
+ * session the fields its backend refuses (400 `unsupported_field`), allowed model (403), per-session
+ * rate limit (429); then refresh if near expiry. A SIWC session then goes to its own API
+ * (./siwc-proxy.ts, no retries). Otherwise normalise, and
  * stream the upstream reply through unbuffered (`stream: true`) or answer it as one JSON object
  * (`stream` absent or false). Upstream 401 → one forced refresh and retry; a rejected service tier →
  * one retry without it.
@@ -86,6 +93,9 @@ export function createResponsesRoute(
   return async (request) => {
     const session = await manager.read(request);
     if (!isAuthenticated(session)) return notAuthenticated();
+    // A SIWC session: SIWC still on and plan usage granted, before anything is read or asked upstream.
+    const siwc = isSiwcRecord(session.record) ? siwcGate(ctx, session.record) : undefined;
+    if (siwc && "response" in siwc) return siwc.response;
     const headers = readProxyHeaders(request);
     if (!headers.ok) return headers.response;
     const body = await readResponsesBody(request, options.maxRequestBytes);
@@ -93,6 +103,19 @@ export function createResponsesRoute(
     const model = body.body.model;
     if (!options.webSearch && hasWebSearchTool(body.body)) {
       return errorResponse(403, "web_search_disabled", { message: WEB_SEARCH_DISABLED_MESSAGE });
+    }
+    // What the SIWC backend would refuse is refused here, naming the field, and never sent.
+    const siwcBody = siwc
+      ? prepareSiwcResponsesBody(body.body, {
+          ...(headers.serviceTier ? { serviceTier: headers.serviceTier } : {}),
+          ...(headers.reasoningEffort ? { reasoningEffort: headers.reasoningEffort } : {}),
+          ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
+          instructionsMode: options.instructionsMode,
+        })
+      : undefined;
+    if (siwcBody && !siwcBody.ok) {
+      const { param, message } = siwcBody.refusal;
+      return errorResponse(400, "unsupported_field", { param, message });
     }
 
     try {
@@ -114,6 +137,19 @@ export function createResponsesRoute(
       record = await manager.freshTokens(session);
     } catch (error) {
       return preflightFailure(error);
+    }
+
+    if (siwc) {
+      // Never the device route's upstream for a SIWC token (a refresh keeps the record's kind).
+      if (!siwcBody?.ok || !isSiwcRecord(record)) throw new Error("a SIWC session's record lost its siwc part");
+      const payload = await withEffortForModel(siwcBody.body, () => cachedAccountModels(ctx, manager, cache, session));
+      return callSiwcResponses(ctx, request, {
+        record,
+        apiBase: siwc.apiBase,
+        payload,
+        original: body.body,
+        onModelRefused: () => cache.forget(modelsCacheKey(record)),
+      });
     }
 
     const asked = normalizeResponsesBody(body.body, {
