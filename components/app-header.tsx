@@ -18,10 +18,12 @@ interface AppHeaderProps {
   conversationsButtonOnWide?: boolean;
   onSignOut: () => void;
   signingOut: boolean;
+  /** The plan badge: off for a Sign in with ChatGPT session, whose plan the app is not told. */
+  showPlan?: boolean;
 }
 
 /** Signed-in header: the open conversation and New chat on the left; usage, account, theme and sign-out on the right. */
-export function AppHeader({ user, title, usage, onNewChat, onOpenConversations, conversationsButtonOnWide = false, onSignOut, signingOut }: AppHeaderProps) {
+export function AppHeader({ user, title, usage, onNewChat, onOpenConversations, conversationsButtonOnWide = false, onSignOut, signingOut, showPlan = true }: AppHeaderProps) {
   return (
     <header className="flex h-14 shrink-0 items-center gap-2 border-b border-border bg-background/90 px-3 backdrop-blur sm:px-5">
       {/* Never narrower than its buttons (only the title gives way): squeezed, New chat slid under the usage meter. */}
@@ -52,12 +54,14 @@ export function AppHeader({ user, title, usage, onNewChat, onOpenConversations, 
           <span data-testid="signed-in-email" className="inline-block max-w-[14rem] truncate text-[13px] text-foreground max-sm:sr-only" title={user.email}>
             {user.email}
           </span>
-          <span
-            data-testid="signed-in-plan"
-            className="shrink-0 rounded-full border border-border bg-muted px-2 py-0.5 text-[11px] font-semibold uppercase tracking-wide text-muted-foreground"
-          >
-            {user.plan}
-          </span>
+          {showPlan && (
+            <span
+              data-testid="signed-in-plan"
+              className="shrink-0 rounded-full border border-border bg-muted px-2 py-0.5 text-[11px] font-semibold uppercase tracking-wide text-muted-foreground"
+            >
+              {user.plan}
+            </span>
+          )}
         </div>
         <ThemeSelect />
         <button

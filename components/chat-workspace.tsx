@@ -6,7 +6,7 @@ import type { ChatUIMessage } from "@/lib/client/chat-turns";
 import { createProviderProxy } from "@/lib/client/provider-proxy";
 import { ProxyChatTransport } from "@/lib/client/proxy-chat-transport";
 import { emptyResponseMetadata } from "@/lib/client/response-metadata-store";
-import type { SessionUser } from "@/lib/client/session-state";
+import type { SessionUser, SiwcSessionInfo } from "@/lib/client/session-state";
 import { AppHeader } from "./app-header";
 import { ghostButton } from "./button-styles";
 import { ConversationDrawer } from "./conversation-drawer";
@@ -18,6 +18,8 @@ import { FastToggle } from "./fast-toggle";
 import { ImageModeToggle } from "./image-mode-toggle";
 import { WebSearchToggle } from "./web-search-toggle";
 import { ModelPicker } from "./model-picker";
+import { PlanNoticeDialog } from "./plan-notice-dialog";
+import { PlanUsageIndicator, PlanUsageOff } from "./plan-usage";
 import { ReasoningEffortSelect } from "./reasoning-effort-select";
 import { SignOutDialog } from "./sign-out-dialog";
 import { UndoToasts } from "./undo-toasts";
@@ -54,10 +56,37 @@ interface ChatWorkspaceProps {
   headingRef?: Ref<HTMLHeadingElement>;
   /** False with LWC_WEB_SEARCH=off: no "Search the web" switch. */
   webSearchAvailable?: boolean;
+  /**
+   * Signed in with ChatGPT (SIWC): plan usage and the one-time notice. Such a session has no voice,
+   * agent voice or pictures, and chats only with plan usage granted.
+   */
+  siwc?: SiwcSessionInfo | null;
+  /** "Got it" on the one-time plan notice. */
+  onDismissPlanNotice?: () => void;
+  /** "Enable plan usage": Continue with ChatGPT again, asking for plan usage. */
+  onEnablePlanUsage?: () => void;
+  /** The page is on its way to ChatGPT. */
+  redirecting?: boolean;
 }
 
+/** Why a SIWC session's chat has no voice and no pictures, in one line. */
+const SIWC_LIMITS_NOTE = "Voice, agent voice and pictures aren't available with Continue with ChatGPT. Answers can be wrong.";
+
 /** The signed-in screen: header, conversation list, the open conversation and its model controls. */
-export function ChatWorkspace({ user, onSignOut, onSignInAgain, onSessionLost, signingOut, sessionError, headingRef, webSearchAvailable = true }: ChatWorkspaceProps) {
+export function ChatWorkspace({
+  user,
+  onSignOut,
+  onSignInAgain,
+  onSessionLost,
+  signingOut,
+  sessionError,
+  headingRef,
+  webSearchAvailable = true,
+  siwc = null,
+  onDismissPlanNotice = () => {},
+  onEnablePlanUsage = () => {},
+  redirecting = false,
+}: ChatWorkspaceProps) {
   const provider = useMemo(() => createProviderProxy(), []);
   const transport = useMemo(() => new ProxyChatTransport({ provider }), [provider]);
   const modelList = useModelList(provider, onSessionLost);
@@ -81,7 +110,9 @@ export function ChatWorkspace({ user, onSignOut, onSignInAgain, onSessionLost, s
   const [webSearch, setWebSearch] = useState(false);
   const searchOn = webSearchAvailable && webSearch;
   const current = settings.current;
-  const callSettings = useMemo(() => (current && searchOn ? { ...current, webSearch: true } : current), [current, searchOn]);
+  // Signed in with ChatGPT without plan usage, nothing may be sent (the server would refuse it).
+  const chatOff = siwc !== null && !siwc.planUsage;
+  const callSettings = useMemo(() => (chatOff ? null : current && searchOn ? { ...current, webSearch: true } : current), [chatOff, current, searchOn]);
   const [voiceOpen, setVoiceOpen] = useState(false);
   const [searchOpen, setSearchOpen] = useState(false);
   // The message a search result opened, to scroll to and mark.
@@ -164,8 +195,9 @@ export function ChatWorkspace({ user, onSignOut, onSignInAgain, onSessionLost, s
     onSignOut();
   };
 
-  const placeholder =
-    modelList.status === "loading"
+  const placeholder = chatOff
+    ? "Chat is off until plan usage is enabled"
+    : modelList.status === "loading"
       ? "Loading models…"
       : modelList.status === "error"
         ? "Models couldn't be loaded"
@@ -199,8 +231,10 @@ export function ChatWorkspace({ user, onSignOut, onSignInAgain, onSessionLost, s
 
   const notices = (
     <>
+      {chatOff && <PlanUsageOff onEnable={onEnablePlanUsage} redirecting={redirecting} />}
       {showFallback && <FallbackNotice onDismiss={() => setDismissedFallbackReply(metadata.replyCount)} />}
-      {modelList.error && (
+      {/* Without plan usage the list is refused too; the line above already says why. */}
+      {modelList.error && !chatOff && (
         <div role="alert" data-testid="models-error" className="flex items-center justify-between gap-3 rounded-xl bg-destructive-soft px-3.5 py-2 text-[13px] text-foreground">
           <span>{modelList.error}</span>
           <button type="button" onClick={modelList.retry} className={`${ghostButton} h-7 text-foreground`}>
@@ -219,11 +253,12 @@ export function ChatWorkspace({ user, onSignOut, onSignInAgain, onSessionLost, s
   const controls = (
     <>
       <ModelPicker models={modelList.models} value={settings.model} onChange={settings.setModel} loading={modelList.status === "loading"} />
+      {siwc?.planUsage && <PlanUsageIndicator />}
       <ReasoningEffortSelect value={settings.reasoningEffort} efforts={settings.efforts} onChange={settings.setReasoningEffort} />
       {settings.fastAvailable && <FastToggle checked={settings.fast} onChange={settings.setFast} />}
-      <ImageModeToggle checked={imageMode} onChange={setImageMode} />
+      {!siwc && <ImageModeToggle checked={imageMode} onChange={setImageMode} />}
       {webSearchAvailable && <WebSearchToggle checked={webSearch} onChange={setWebSearch} />}
-      <VoiceButton onClick={() => setVoiceOpen(true)} />
+      {!siwc && <VoiceButton onClick={() => setVoiceOpen(true)} />}
     </>
   );
 
@@ -239,7 +274,9 @@ export function ChatWorkspace({ user, onSignOut, onSignInAgain, onSessionLost, s
         conversationsButtonOnWide={sidebarHidden}
         onSignOut={() => setSignOutAsked(true)}
         signingOut={signingOut}
+        showPlan={!siwc}
       />
+      <PlanNoticeDialog open={Boolean(siwc?.showPlanNotice)} onDismiss={onDismissPlanNotice} />
       <SignOutDialog
         open={signOutAsked}
         onCancel={() => setSignOutAsked(false)}
@@ -273,7 +310,9 @@ export function ChatWorkspace({ user, onSignOut, onSignInAgain, onSessionLost, s
               callSettings={callSettings}
               imagesAllowed={settings.imagesAccepted}
               modelName={modelList.models.find((model) => model.slug === settings.model)?.displayName ?? settings.model}
-              imageMode={imageMode}
+              imageMode={!siwc && imageMode}
+              picturesAvailable={!siwc}
+              footnote={siwc ? SIWC_LIMITS_NOTE : undefined}
               onImageModeUsed={() => setImageMode(false)}
               placeholder={placeholder}
               controls={controls}
@@ -309,7 +348,7 @@ export function ChatWorkspace({ user, onSignOut, onSignInAgain, onSessionLost, s
         onFocusLost={() => document.getElementById(CHAT_HEADING_ID)?.focus()}
       />
       <KeyboardShortcutsDialog open={shortcutsOpen} onClose={() => setShortcutsOpen(false)} />
-      {voiceOpen && (
+      {voiceOpen && !siwc && (
         <VoiceDialog
           onClose={() => setVoiceOpen(false)}
           onTranscript={(lines, actions) =>

@@ -61,6 +61,10 @@ interface ConversationViewProps {
   imageMode: boolean;
   /** A message went out with the switch on: it has done its job (the switch turns off). */
   onImageModeUsed: () => void;
+  /** False where pictures cannot be made (a Sign in with ChatGPT session): `/image …` is sent as text. */
+  picturesAvailable?: boolean;
+  /** The line under the message box (default: answers can be wrong, and whose plan pays). */
+  footnote?: string;
   placeholder: string;
   /** Model / effort / Fast controls under the text box. */
   controls: ReactNode;
@@ -91,6 +95,8 @@ export function ConversationView({
   modelName,
   imageMode,
   onImageModeUsed,
+  picturesAvailable = true,
+  footnote,
   placeholder,
   controls,
   notices,
@@ -284,7 +290,7 @@ export function ConversationView({
 
   const send = (typed: string): boolean => {
     // `/image <prompt>` asks for a picture, like the switch.
-    const command = /^\/image\s+/i.exec(typed);
+    const command = picturesAvailable ? /^\/image\s+/i.exec(typed) : null;
     const text = command ? typed.slice(command[0].length) : typed;
     const generateImage = imageMode || command !== null;
     if (attachments.length > 0 && !imagesAllowed) {
@@ -515,9 +521,15 @@ export function ConversationView({
             readingDocuments={readingDocuments}
             onRemoveDocument={(id) => setDocuments((current) => current.filter((chip) => chip.id !== id))}
           />
-          <p className="hidden text-center text-[11px] text-muted-foreground sm:block">
-            Answers can be wrong. Messages count against your ChatGPT plan.
-          </p>
+          {footnote ? (
+            <p data-testid="chat-footnote" className="text-center text-[11px] text-muted-foreground">
+              {footnote}
+            </p>
+          ) : (
+            <p className="hidden text-center text-[11px] text-muted-foreground sm:block">
+              Answers can be wrong. Messages count against your ChatGPT plan.
+            </p>
+          )}
         </div>
         <p role="status" aria-live="polite" className="sr-only">
           {busy ? "Answering…" : status === "ready" && lastMessage?.role === "assistant" ? "Answer complete." : ""}

@@ -122,6 +122,24 @@ export function ProviderApp({ modelAccess = true, webSearch = true }: { modelAcc
   }, [screen]);
   const signIn = userAction(session.signIn);
   const signOut = userAction(session.signOut);
+  const { continueWithChatGPT, signInOptions } = session;
+  // Signed out with only Continue with ChatGPT on offer, a screen that offers a new device code would lead nowhere.
+  const deviceOffered = signInOptions.methods.includes("device");
+  // A sign-in that ended (expired, signed out elsewhere) comes back the way it was made.
+  const signInAgain = session.signInMethod === "siwc" ? () => continueWithChatGPT() : signIn;
+  const signInScreen = (notice: string | null) => (
+    <SignInScreen
+      onSignIn={signIn}
+      onContinueWithChatGPT={continueWithChatGPT}
+      options={signInOptions}
+      busy={busy}
+      redirecting={session.redirecting}
+      notice={notice}
+      signInError={session.signInError}
+      revocationUnconfirmed={session.revocationUnconfirmed}
+      headingRef={headingRef}
+    />
+  );
 
   if (!modelAccess) {
     return (
@@ -136,12 +154,16 @@ export function ProviderApp({ modelAccess = true, webSearch = true }: { modelAcc
       <ChatWorkspace
         user={session.user}
         onSignOut={signOut}
-        onSignInAgain={signIn}
+        onSignInAgain={signInAgain}
         onSessionLost={session.refresh}
         signingOut={busy}
         sessionError={error?.message ?? null}
         headingRef={headingRef}
         webSearchAvailable={webSearch}
+        siwc={session.siwc}
+        onDismissPlanNotice={() => void session.dismissPlanNotice()}
+        onEnablePlanUsage={() => continueWithChatGPT({ consent: true })}
+        redirecting={session.redirecting}
       />
     );
   }
@@ -163,6 +185,14 @@ export function ProviderApp({ modelAccess = true, webSearch = true }: { modelAcc
         />
       ) : screen === "sign-in-error" && error ? (
         <LoginEndState kind="error" code={error.code} message={error.message} onNewCode={signIn} busy={busy} headingRef={headingRef} />
+      ) : (screen === "expired" || screen === "denied" || screen === "error") && !deviceOffered ? (
+        signInScreen(
+          screen === "expired" && state?.error === "refresh_token_invalid"
+            ? SESSION_ENDED_MESSAGE
+            : describeSessionErrorCode(state?.error ?? "unknown_error", state?.message).message,
+        )
+      ) : screen === "expired" && state?.error === "refresh_token_invalid" && signInOptions.methods.includes("siwc") ? (
+        signInScreen(SESSION_ENDED_MESSAGE)
       ) : screen === "expired" ? (
         <LoginEndState
           kind="expired"
@@ -184,7 +214,7 @@ export function ProviderApp({ modelAccess = true, webSearch = true }: { modelAcc
           headingRef={headingRef}
         />
       ) : (
-        <SignInScreen onSignIn={signIn} busy={busy} notice={session.signedOutReason} headingRef={headingRef} />
+        signInScreen(session.signedOutReason)
       )}
     </AuthLayout>
   );

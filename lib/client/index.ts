@@ -4,7 +4,7 @@ export { DEFAULT_BASE_PATH } from "./base-path";
 export { ProviderProxyError, isProviderProxyError } from "./provider-proxy-error";
 export { useProviderSession, type ProviderSession, type UseProviderSessionOptions } from "./use-provider-session";
 export { createSessionApi, type SessionApi } from "./session-api";
-export type { PublicSessionState, SessionStatus, SessionUser } from "./session-state";
+export type { PublicSessionState, SessionStatus, SessionUser, SignInMethod, SignInOptions, SiwcSessionInfo } from "./session-state";
 export { describeSessionError, type ProviderSessionError } from "./session-error";
 export { ProxyChatTransport, type ProxyChatTransportOptions } from "./proxy-chat-transport";
 export { describeChatError, decodeChatError, type ChatErrorInfo, type UsageLimitInfo } from "./chat-error";

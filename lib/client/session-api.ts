@@ -13,6 +13,8 @@ export interface SessionApi {
   login(signal?: AbortSignal): Promise<PublicSessionState>;
   status(signal?: AbortSignal): Promise<PublicSessionState>;
   logout(signal?: AbortSignal): Promise<PublicSessionState>;
+  /** POST /siwc/notice: the one-time "You're using your ChatGPT plan" notice was seen (204). */
+  dismissPlanNotice(signal?: AbortSignal): Promise<void>;
 }
 
 /**
@@ -65,7 +67,7 @@ export function createSessionApi(options: SessionApiOptions = {}): SessionApi {
   const doFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
   const nonce = createNonceKeeper(basePath);
 
-  const call = async (method: "GET" | "POST", path: string, signal?: AbortSignal): Promise<PublicSessionState> => {
+  const send = async (method: "GET" | "POST", path: string, signal?: AbortSignal): Promise<Response> => {
     const headers: Record<string, string> = { accept: "application/json", [LOGIN_NONCE_HEADER]: nonce.get() ?? LOGIN_NONCE_OPT_IN };
     const response = await doFetch(`${basePath}${path}`, {
       method,
@@ -77,6 +79,11 @@ export function createSessionApi(options: SessionApiOptions = {}): SessionApi {
     const issued = response.headers.get(LOGIN_NONCE_HEADER);
     if (issued) nonce.set(issued);
     if (!response.ok) throw await providerProxyErrorFromResponse(response);
+    return response;
+  };
+
+  const call = async (method: "GET" | "POST", path: string, signal?: AbortSignal): Promise<PublicSessionState> => {
+    const response = await send(method, path, signal);
     const parsed = parsePublicSessionState(await response.json().catch(() => null));
     if (!parsed) {
       throw new ProviderProxyError({
@@ -93,5 +100,8 @@ export function createSessionApi(options: SessionApiOptions = {}): SessionApi {
     login: (signal) => call("POST", "/login", signal),
     status: (signal) => call("GET", "/status", signal),
     logout: (signal) => call("POST", "/logout", signal),
+    dismissPlanNotice: async (signal) => {
+      await send("POST", "/siwc/notice", signal);
+    },
   };
 }

@@ -11,6 +11,7 @@ export interface ProviderSessionError {
 const MESSAGES: Partial<Record<ApiErrorCode, string>> = {
   device_code_disabled:
     "Sign-in with a device code is turned off for this account. Enable device code login in your ChatGPT security settings, then try again.",
+  device_login_disabled: "Sign-in with a one-time code is turned off on this server. Use Continue with ChatGPT.",
   device_code_request_failed: "ChatGPT did not hand out a sign-in code just now. Try again in a moment.",
   authorization_denied: "The sign-in request was declined on the ChatGPT page.",
   authorization_expired: "The sign-in code expired before it was approved.",

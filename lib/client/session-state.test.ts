@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { nextCheckDelayMs, parsePublicSessionState } from "./session-state";
+import { nextCheckDelayMs, parsePublicSessionState, signInMethodOf, signInOptionsOf } from "./session-state";
 
 describe("parsePublicSessionState", () => {
   it("accepts every documented state and drops unknown fields", () => {
@@ -40,6 +40,50 @@ describe("parsePublicSessionState", () => {
     ]) {
       expect(parsePublicSessionState(bad)).toBeUndefined();
     }
+  });
+});
+
+describe("the sign-in fields (Sign in with ChatGPT)", () => {
+  it("reads the ways to sign in, the session's method, its plan usage and a logout's revocation", () => {
+    expect(parsePublicSessionState({ status: "unauthenticated", signIn: { methods: ["device", "siwc"], siwc: "needs_loopback" } })).toEqual({
+      status: "unauthenticated",
+      signIn: { methods: ["device", "siwc"], siwc: "needs_loopback" },
+    });
+    expect(
+      parsePublicSessionState({
+        status: "authenticated",
+        user: { accountId: "sub-1", email: "e@x.test", plan: "unknown" },
+        signIn: "siwc",
+        siwc: { planUsage: false, showPlanNotice: true },
+      }),
+    ).toEqual({
+      status: "authenticated",
+      user: { accountId: "sub-1", email: "e@x.test", plan: "unknown" },
+      signIn: "siwc",
+      siwc: { planUsage: false, showPlanNotice: true },
+    });
+    expect(parsePublicSessionState({ status: "unauthenticated", revocation: "unconfirmed" })).toEqual({ status: "unauthenticated", revocation: "unconfirmed" });
+  });
+
+  it("rejects a malformed sign-in field", () => {
+    for (const bad of [
+      { status: "unauthenticated", signIn: { methods: ["device", "password"] } },
+      { status: "unauthenticated", signIn: { methods: "device" } },
+      { status: "unauthenticated", signIn: { methods: ["siwc"], siwc: "maybe" } },
+      { status: "authenticated", user: { accountId: "a", email: "e", plan: "p" }, signIn: "oauth" },
+      { status: "authenticated", user: { accountId: "a", email: "e", plan: "p" }, siwc: { planUsage: "yes", showPlanNotice: false } },
+      { status: "unauthenticated", revocation: "maybe" },
+    ]) {
+      expect(parsePublicSessionState(bad)).toBeUndefined();
+    }
+  });
+
+  it("treats a server that does not say as device code only", () => {
+    expect(signInOptionsOf({ status: "unauthenticated" })).toEqual({ methods: ["device"] });
+    expect(signInOptionsOf(null)).toEqual({ methods: ["device"] });
+    expect(signInOptionsOf({ status: "unauthenticated", signIn: { methods: ["siwc"], siwc: "available" } })).toEqual({ methods: ["siwc"], siwc: "available" });
+    expect(signInMethodOf({ status: "authenticated" })).toBe("device");
+    expect(signInMethodOf({ status: "authenticated", signIn: "siwc" })).toBe("siwc");
   });
 });
 

@@ -13,6 +13,24 @@ export interface SessionUser {
   plan: string;
 }
 
+/** The two ways to sign in: the device code, and Sign in with ChatGPT (SIWC, docs/siwc.md). */
+export type SignInMethod = "device" | "siwc";
+
+/**
+ * Signed out: the ways this server offers. `siwc` is there only when SIWC is on: `available`, or
+ * `needs_loopback` when this page is not open on the person's own machine (127.0.0.1).
+ */
+export interface SignInOptions {
+  methods: SignInMethod[];
+  siwc?: "available" | "needs_loopback";
+}
+
+/** Signed in with SIWC: whether ChatGPT plan usage was granted, and whether the one-time notice is due. */
+export interface SiwcSessionInfo {
+  planUsage: boolean;
+  showPlanNotice: boolean;
+}
+
 /** The public session state the service returns from /login, /status, /session and /logout. */
 export interface PublicSessionState {
   status: SessionStatus;
@@ -26,6 +44,12 @@ export interface PublicSessionState {
   /** Why, for `expired` and `error` (a code of lib/error-codes.ts; taken as sent, the list stays out of this bundle). */
   error?: ApiErrorCode;
   message?: string;
+  /** Signed out: the ways to sign in (an object); signed in: the way this session signed in. */
+  signIn?: SignInOptions | SignInMethod;
+  /** Signed in with SIWC. */
+  siwc?: SiwcSessionInfo;
+  /** POST /logout of a SIWC session: whether ChatGPT confirmed that the app's access was revoked. */
+  revocation?: "confirmed" | "unconfirmed";
 }
 
 const STATUSES: readonly string[] = ["unauthenticated", "pending", "authenticated", "expired", "error"];
@@ -41,6 +65,26 @@ function parseUser(value: unknown): SessionUser | undefined {
   const { accountId, email, plan } = value;
   if (typeof accountId !== "string" || typeof email !== "string" || typeof plan !== "string") return undefined;
   return { accountId, email, plan };
+}
+
+const METHODS: readonly string[] = ["device", "siwc"];
+
+function parseSignIn(value: unknown): SignInOptions | SignInMethod | undefined {
+  if (typeof value === "string") return METHODS.includes(value) ? (value as SignInMethod) : undefined;
+  if (!isRecord(value) || !Array.isArray(value.methods)) return undefined;
+  const methods = value.methods.filter((method): method is SignInMethod => typeof method === "string" && METHODS.includes(method));
+  if (methods.length !== value.methods.length) return undefined;
+  const options: SignInOptions = { methods };
+  if (value.siwc !== undefined) {
+    if (value.siwc !== "available" && value.siwc !== "needs_loopback") return undefined;
+    options.siwc = value.siwc;
+  }
+  return options;
+}
+
+function parseSiwc(value: unknown): SiwcSessionInfo | undefined {
+  if (!isRecord(value) || typeof value.planUsage !== "boolean" || typeof value.showPlanNotice !== "boolean") return undefined;
+  return { planUsage: value.planUsage, showPlanNotice: value.showPlanNotice };
 }
 
 /**
@@ -71,7 +115,31 @@ export function parsePublicSessionState(value: unknown): PublicSessionState | un
     if (!user) return undefined;
     state.user = user;
   }
+  if (value.signIn !== undefined) {
+    const signIn = parseSignIn(value.signIn);
+    if (!signIn) return undefined;
+    state.signIn = signIn;
+  }
+  if (value.siwc !== undefined) {
+    const siwc = parseSiwc(value.siwc);
+    if (!siwc) return undefined;
+    state.siwc = siwc;
+  }
+  if (value.revocation !== undefined) {
+    if (value.revocation !== "confirmed" && value.revocation !== "unconfirmed") return undefined;
+    state.revocation = value.revocation;
+  }
   return state;
+}
+
+/** The ways to sign in a signed-out state offers; a server without SIWC (no `signIn`) offers the device code. */
+export function signInOptionsOf(state: PublicSessionState | null): SignInOptions {
+  return typeof state?.signIn === "object" ? state.signIn : { methods: ["device"] };
+}
+
+/** How a signed-in state signed in (`device` from a server that does not say). */
+export function signInMethodOf(state: PublicSessionState | null): SignInMethod {
+  return state?.signIn === "siwc" ? "siwc" : "device";
 }
 
 /** Poll spacing when the server leaves `interval` out (the provider's own default). */

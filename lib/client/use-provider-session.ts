@@ -1,16 +1,23 @@
 "use client";
 
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { normalizeBasePath } from "./base-path";
 import { deviceCodeSecondsLeft, withServerClock } from "./server-clock";
 import { createSessionApi, type SessionApi } from "./session-api";
 import { describeSessionError, type ProviderSessionError } from "./session-error";
 import {
   DEFAULT_POLL_INTERVAL_SECONDS,
   nextCheckDelayMs,
+  signInMethodOf,
+  signInOptionsOf,
   type PublicSessionState,
   type SessionStatus,
   type SessionUser,
+  type SignInMethod,
+  type SignInOptions,
+  type SiwcSessionInfo,
 } from "./session-state";
+import { describeSignInError, siwcStartUrl, takeSignInError } from "./siwc";
 
 export interface UseProviderSessionOptions {
   /** Where the session service is mounted. Default `/api/provider`. */
@@ -47,8 +54,30 @@ export interface ProviderSession {
    * elsewhere), for the sign-in screen to say; null otherwise. Cleared by the next sign-in.
    */
   signedOutReason: string | null;
+  /**
+   * The ways to sign in, from the latest signed-out state that said (device code only from a server
+   * without Sign in with ChatGPT).
+   */
+  signInOptions: SignInOptions;
+  /** Signed in: how (`device` or `siwc`). */
+  signInMethod: SignInMethod;
+  /** Signed in with SIWC: plan usage granted, and whether the one-time plan notice is due; else null. */
+  siwc: SiwcSessionInfo | null;
+  /** The page is on its way to ChatGPT (Continue with ChatGPT was pressed). */
+  redirecting: boolean;
+  /** A Continue with ChatGPT that came back failed (`?signin_error=` on the page), in words. */
+  signInError: ProviderSessionError | null;
+  /** The last sign-out of a SIWC session could not confirm that ChatGPT revoked the app's access. */
+  revocationUnconfirmed: boolean;
   /** POST /login: starts (or resumes) the device-code flow. */
   signIn(): Promise<void>;
+  /**
+   * Continue with ChatGPT: navigates the page to `{basePath}/siwc/start` (`consent` asks for plan
+   * usage again, `newRegistration` registers the app for another account).
+   */
+  continueWithChatGPT(options?: { consent?: boolean; newRegistration?: boolean }): void;
+  /** "Got it" on the one-time plan notice: hides it now and tells the server (POST /siwc/notice). */
+  dismissPlanNotice(): Promise<void>;
   /** POST /logout: deletes the session on the server. */
   signOut(): Promise<void>;
   /** GET /session again (never polls upstream). */
@@ -74,6 +103,7 @@ function isAbort(error: unknown): boolean {
  */
 export function useProviderSession(options: UseProviderSessionOptions = {}): ProviderSession {
   const { basePath, fetch: customFetch } = options;
+  const apiBase = normalizeBasePath(basePath);
   /** Server clock minus browser clock, in ms, from the `Date` header of the latest session reply. */
   const [serverClockOffset, setServerClockOffset] = useState(0);
   const api: SessionApi = useMemo(() => {
@@ -88,6 +118,10 @@ export function useProviderSession(options: UseProviderSessionOptions = {}): Pro
   const [now, setNow] = useState(() => Date.now());
   const busyRef = useRef(false);
   const [signedOutReason, setSignedOutReason] = useState<string | null>(null);
+  const [signInOptions, setSignInOptions] = useState<SignInOptions>(() => signInOptionsOf(null));
+  const [redirecting, setRedirecting] = useState(false);
+  const [signInError, setSignInError] = useState<ProviderSessionError | null>(null);
+  const [revocationUnconfirmed, setRevocationUnconfirmed] = useState(false);
   const statusRef = useRef<SessionStatus | null>(null);
   const signingOutRef = useRef(false);
   /** When (browser clock) the next /status is due, while pending. */
@@ -103,6 +137,8 @@ export function useProviderSession(options: UseProviderSessionOptions = {}): Pro
       setSignedOutReason(SESSION_ENDED_REASON);
     }
     statusRef.current = next.status;
+    if (typeof next.signIn === "object") setSignInOptions(next.signIn);
+    if (next.revocation === "unconfirmed") setRevocationUnconfirmed(true);
     const receivedAt = Date.now();
     scheduleCheck(next.status === "pending" ? receivedAt + nextCheckDelayMs(next) : null);
     setState(next);
@@ -119,13 +155,30 @@ export function useProviderSession(options: UseProviderSessionOptions = {}): Pro
     }
   }, [api, applyState]);
 
+  // Back from ChatGPT's page with the browser's Back button (the page restored as it was): not on the way any more.
+  useEffect(() => {
+    const onPageShow = (event: PageTransitionEvent) => {
+      if (event.persisted) setRedirecting(false);
+    };
+    window.addEventListener("pageshow", onPageShow);
+    return () => window.removeEventListener("pageshow", onPageShow);
+  }, []);
+
+  // A Continue with ChatGPT that failed comes back as ?signin_error=<code>: taken from the URL at
+  // once (kept here across StrictMode's second run), said with the first session answer.
+  const returnedErrorRef = useRef<string | null | undefined>(undefined);
+
   // First read of the session; aborted if the component goes away (or StrictMode remounts it).
   useEffect(() => {
     const controller = new AbortController();
+    returnedErrorRef.current ??= takeSignInError(window.location, window.history);
     api
       .getSession(controller.signal)
       .then((next) => {
-        if (!controller.signal.aborted) applyState(next);
+        if (controller.signal.aborted) return;
+        applyState(next);
+        const code = returnedErrorRef.current;
+        if (code && next.status !== "authenticated") setSignInError({ code, message: describeSignInError(code) });
       })
       .catch((caught: unknown) => {
         if (controller.signal.aborted || isAbort(caught)) return;
@@ -154,10 +207,29 @@ export function useProviderSession(options: UseProviderSessionOptions = {}): Pro
 
   const signIn = useCallback(() => {
     setSignedOutReason(null);
+    setSignInError(null);
+    setRevocationUnconfirmed(false);
     return runAction(() => api.login());
   }, [api, runAction]);
+  const continueWithChatGPT = useCallback(
+    (startOptions: { consent?: boolean; newRegistration?: boolean } = {}) => {
+      if (busyRef.current) return;
+      setRedirecting(true);
+      window.location.assign(siwcStartUrl(apiBase, startOptions));
+    },
+    [apiBase],
+  );
+  const dismissPlanNotice = useCallback(async () => {
+    setState((current) => (current?.siwc ? { ...current, siwc: { ...current.siwc, showPlanNotice: false } } : current));
+    try {
+      await api.dismissPlanNotice();
+    } catch {
+      // Hidden on this page all the same; the server shows it again on the next load, where "Got it" is asked once more.
+    }
+  }, [api]);
   const signOut = useCallback(async () => {
     signingOutRef.current = true;
+    setRevocationUnconfirmed(false);
     try {
       await runAction(() => api.logout());
     } finally {
@@ -220,17 +292,26 @@ export function useProviderSession(options: UseProviderSessionOptions = {}): Pro
   const secondsLeft = isPending && expiresAt !== undefined ? deviceCodeSecondsLeft(expiresAt, now, serverClockOffset) : null;
   const nextCheckInSeconds = isPending && nextCheckAt !== null ? Math.max(0, Math.ceil((nextCheckAt - now) / 1000)) : null;
 
+  const authenticated = state?.status === "authenticated";
   return {
     status: state?.status ?? "loading",
     state,
-    user: state?.status === "authenticated" ? (state.user ?? null) : null,
+    user: authenticated ? (state.user ?? null) : null,
     secondsLeft,
     nextCheckInSeconds,
     error,
     pollWarning,
     busy,
     signedOutReason,
+    signInOptions,
+    signInMethod: authenticated ? signInMethodOf(state) : "device",
+    siwc: authenticated && signInMethodOf(state) === "siwc" ? (state.siwc ?? null) : null,
+    redirecting,
+    signInError,
+    revocationUnconfirmed,
     signIn,
+    continueWithChatGPT,
+    dismissPlanNotice,
     signOut,
     refresh,
   };
