@@ -33,12 +33,16 @@ async function main(): Promise<void> {
   issuer:            ${mock.issuer}
   model backend:     ${mock.codexBaseUrl}
   approval page:     ${mock.verificationUrl}
+  SIWC issuer:       ${mock.siwcIssuer} (Sign in with ChatGPT: consent page, token, revoke, JWKS)
+  SIWC API base:     ${mock.siwcApiBase} (/models, /responses)
   voice calls:       ${mock.codexBaseUrl}/realtime/calls, ${mock.url}/realtime/{wm,vp,vps} (WebRTC on 127.0.0.1)
   control API:       ${mock.url}/__mock/ (health: ${mock.url}/__mock/health)
   default account:   ${DEFAULT_ACCOUNT.email} (${DEFAULT_ACCOUNT.accountId}, plan ${DEFAULT_ACCOUNT.plan})
 
 Point the app at it:
-  LWC_ISSUER_URL=${mock.issuer} LWC_CODEX_BASE_URL=${mock.codexBaseUrl} LWC_CHATGPT_URL=${mock.url}`);
+  LWC_ISSUER_URL=${mock.issuer} LWC_CODEX_BASE_URL=${mock.codexBaseUrl} LWC_CHATGPT_URL=${mock.url}
+and for Sign in with ChatGPT too:
+  LWC_SIGN_IN=device,siwc LWC_SIWC_ISSUER=${mock.siwcIssuer} LWC_SIWC_API_BASE=${mock.siwcApiBase}`);
 
   const shutdown = () => {
     void mock.close().finally(() => process.exit(0));
