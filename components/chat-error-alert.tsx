@@ -1,6 +1,8 @@
+import { DEFAULT_BASE_PATH } from "@/lib/client/base-path";
 import type { ChatErrorInfo } from "@/lib/client/chat-error";
 import { formatDuration, formatResetTime } from "@/lib/client/format-time";
-import { secondaryButton } from "./button-styles";
+import { MANAGE_USAGE_URL, siwcStartUrl } from "@/lib/client/siwc";
+import { primarySmallButton, secondaryButton } from "./button-styles";
 import { ErrorAlert } from "./error-alert";
 
 interface ChatErrorAlertProps {
@@ -36,6 +38,15 @@ const TITLES: Record<string, string> = {
   stream_failed: "Answer interrupted",
   no_output: "No answer",
   responses_request_too_large: "Conversation too long",
+  plan_usage_limit_reached: "ChatGPT plan limit reached",
+  plan_usage_not_granted: "Plan usage isn't enabled",
+  plan_not_eligible: "Plan not eligible",
+  plan_usage_unavailable: "Plan usage unavailable",
+  plan_route_not_supported: "Not supported with plan usage",
+  plan_authorization_invalid: "Plan access not accepted",
+  plan_access_restricted: "Plan usage refused",
+  not_available_with_siwc: "Not available with this sign-in",
+  unsupported_field: "Not supported with plan usage",
 };
 
 /** A failed chat call, in words; the service's code stays on the element (data-error-code). */
@@ -43,6 +54,17 @@ export function ChatErrorAlert({ error, onSignIn, children }: ChatErrorAlertProp
   const message = error.code === "usage_limit" ? usageLimitText(error) : error.message;
   return (
     <ErrorAlert testId="chat-error" code={error.code} title={TITLES[error.code] ?? "Something went wrong"} message={message}>
+      {/* The limit's way forward is ChatGPT's usage settings, first; there is no retry loop and no other way of paying. */}
+      {error.code === "plan_usage_limit_reached" && (
+        <a href={MANAGE_USAGE_URL} target="_blank" rel="noopener noreferrer" data-testid="manage-usage-button" className={primarySmallButton}>
+          Manage usage
+        </a>
+      )}
+      {error.code === "plan_usage_not_granted" && (
+        <a href={siwcStartUrl(DEFAULT_BASE_PATH, { consent: true })} data-testid="enable-plan-usage-link" className={`${secondaryButton} h-8`}>
+          Enable plan usage
+        </a>
+      )}
       {error.code === "not_authenticated" && (
         <button type="button" onClick={onSignIn} className={`${secondaryButton} h-8`}>
           Sign in again

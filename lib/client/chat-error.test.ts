@@ -101,6 +101,40 @@ describe("describeChatError", () => {
     expect(describeChatError(apiError(500, { type: "response.failed", response: { error: { message: "boom" } } })).code).toBe("stream_failed");
   });
 
+  it("says each ChatGPT plan refusal of a Sign in with ChatGPT session in words, the field named where one was refused", () => {
+    expect(describeChatError(apiError(429, { error: "plan_usage_limit_reached", message: "server words" }))).toEqual({
+      code: "plan_usage_limit_reached",
+      status: 429,
+      message: expect.stringContaining("Manage usage in your ChatGPT settings"),
+    });
+    expect(describeChatError(apiError(403, { error: "plan_usage_not_granted" })).message).toContain("Enable plan usage");
+    for (const code of ["plan_not_eligible", "plan_usage_unavailable", "plan_route_not_supported", "plan_authorization_invalid", "plan_access_restricted", "not_available_with_siwc"]) {
+      const described = describeChatError(apiError(403, { error: code }));
+      expect(described.code).toBe(code);
+      expect(described.message).not.toContain(code);
+    }
+    expect(describeChatError(apiError(400, { error: "unsupported_field", field: "temperature" }))).toMatchObject({
+      code: "unsupported_field",
+      field: "temperature",
+      message: "ChatGPT plan usage doesn't accept “temperature” in a request. Change the setting that adds it and try again.",
+    });
+    // A field name is shown only when it looks like one.
+    expect(describeChatError(apiError(400, { error: "unsupported_field", field: "<img src=x>" })).field).toBeUndefined();
+  });
+
+  it("recognises a plan refusal that arrives inside the stream (the proxy's error event with our code)", () => {
+    const event = { type: "error", sequence_number: -1, code: "plan_usage_limit_reached", message: "server words", param: null };
+    // Before the first word, the AI SDK throws an API call error whose body is the event.
+    expect(describeChatError(apiError(500, event)).code).toBe("plan_usage_limit_reached");
+    // Later, the event itself, or the SDK's provider stream error (its code, the event as data).
+    expect(describeChatError({ ...event, code: "plan_usage_unavailable" }).code).toBe("plan_usage_unavailable");
+    expect(describeChatError({ message: "server words", code: "plan_usage_limit_reached", data: event }).code).toBe("plan_usage_limit_reached");
+    expect(describeChatError({ message: "server words", data: event }).code).toBe("plan_usage_limit_reached");
+    expect(describeChatError({ type: "error", code: "unsupported_field", param: "top_p", message: "m" })).toMatchObject({ code: "unsupported_field", field: "top_p" });
+    // Anything else inside the stream stays an interrupted answer.
+    expect(describeChatError({ type: "error", code: "upstream_stream_interrupted", message: "cut" })).toEqual({ code: "stream_failed", message: "cut" });
+  });
+
   it("survives the trip through the UI stream's error text", () => {
     const encoded = encodeChatError(apiError(403, { error: "model_not_allowed", model: "m" }));
     expect(decodeChatError(new Error(encoded))).toMatchObject({ code: "model_not_allowed", model: "m", status: 403 });

@@ -27,6 +27,8 @@ export interface ChatErrorInfo {
   retryAfterSeconds?: number;
   usageLimit?: UsageLimitInfo;
   model?: string;
+  /** `unsupported_field`: the request field ChatGPT plan usage refused. */
+  field?: string;
 }
 
 function asNumber(value: unknown): number | undefined {
@@ -57,11 +59,68 @@ function readUsageLimit(body: Record<string, unknown>): UsageLimitInfo | undefin
 /** The backend's refusal of an image for a model that reads text only (it names the model). */
 const IMAGES_REFUSED = /(?:The '([^']+)' model|model) does not support image inputs/i;
 
+/** The ChatGPT-plan refusals of a Sign in with ChatGPT session (docs/siwc.md), in words. */
+const PLAN_MESSAGES = {
+  plan_usage_limit_reached:
+    "You've reached what this app may use of your ChatGPT plan for now. Manage usage in your ChatGPT settings; this app never switches to another way of paying.",
+  plan_usage_not_granted:
+    "You signed in without letting this app use your ChatGPT plan, so it can't answer. Enable plan usage to chat.",
+  plan_not_eligible: "Your ChatGPT plan can't be used in this app (ChatGPT plan usage is for eligible plans).",
+  plan_usage_unavailable: "ChatGPT plan usage is unavailable right now. Try again in a little while.",
+  plan_route_not_supported: "ChatGPT plan usage doesn't support this kind of request.",
+  plan_authorization_invalid: "ChatGPT didn't accept this app's access to your plan. Sign out, then continue with ChatGPT again.",
+  plan_access_restricted: "ChatGPT refused plan usage for this account or from where this request comes.",
+  not_available_with_siwc: "That isn't available when you're signed in with Continue with ChatGPT.",
+} satisfies Partial<Record<ApiErrorCode, string>>;
+
+type PlanCode = keyof typeof PLAN_MESSAGES;
+
+function isPlanCode(code: string): code is PlanCode {
+  return Object.hasOwn(PLAN_MESSAGES, code);
+}
+
+function unsupportedFieldError(status: number | undefined, field: unknown): ChatErrorInfo {
+  const named = typeof field === "string" && /^[\w.[\]-]{1,80}$/.test(field) ? field : undefined;
+  return {
+    code: "unsupported_field",
+    status,
+    field: named,
+    message: named
+      ? `ChatGPT plan usage doesn't accept “${named}” in a request. Change the setting that adds it and try again.`
+      : "ChatGPT plan usage doesn't accept part of this request. Change the settings and try again.",
+  };
+}
+
+function planError(code: PlanCode | "unsupported_field", status: number | undefined, field?: unknown): ChatErrorInfo {
+  return code === "unsupported_field" ? unsupportedFieldError(status, field) : { code, status, message: PLAN_MESSAGES[code] };
+}
+
+function asRecord(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+/**
+ * A plan refusal inside the stream (the proxy turns the backend's `response.failed` and `error`
+ * events into an `error` event with our code), from whichever shape the AI SDK handed over: the event
+ * itself, its provider stream error (`code`, `data`), or an API call error whose body is the event.
+ */
+function streamPlanError(event: Record<string, unknown> | undefined): ChatErrorInfo | undefined {
+  if (!event) return undefined;
+  const nested = asRecord(asRecord(event.response)?.error) ?? asRecord(event.error);
+  for (const candidate of [event, nested]) {
+    const code = typeof candidate?.code === "string" ? candidate.code : undefined;
+    if (!code) continue;
+    if (isPlanCode(code) || code === "unsupported_field") return planError(code, asNumber(candidate?.status), candidate?.field ?? candidate?.param);
+  }
+  return asRecord(event.data) ? streamPlanError(asRecord(event.data)) : undefined;
+}
+
 function describeServiceError(status: number | undefined, body: Record<string, unknown> | undefined, retryAfterHeader?: string): ChatErrorInfo {
   const code = apiErrorCode(body?.error) ?? (status === 401 ? "not_authenticated" : "responses_request_failed");
   const detail = typeof body?.detail === "string" ? body.detail : typeof body?.message === "string" ? body.message : undefined;
   const upstreamStatus = asNumber(body?.status) ?? status;
 
+  if (isPlanCode(code) || code === "unsupported_field") return planError(code, status, body?.field ?? body?.param);
   switch (code) {
     case "not_authenticated":
       return { code, status, message: "You're signed out. Sign in again to keep chatting." };
@@ -162,7 +221,7 @@ function describeAnyError(error: unknown): ChatErrorInfo {
     const body = parseJsonObject(error.responseBody);
     // A failure event inside the SSE stream (response.failed / error) arrives as an APICallError too.
     if (body && typeof body.error !== "string" && (body.type === "response.failed" || body.type === "error")) {
-      return { code: "stream_failed", message: `The answer was interrupted: ${error.message}` };
+      return streamPlanError(body) ?? { code: "stream_failed", message: `The answer was interrupted: ${error.message}` };
     }
     return describeServiceError(error.statusCode, body, error.responseHeaders?.["retry-after"]);
   }
@@ -172,6 +231,8 @@ function describeAnyError(error: unknown): ChatErrorInfo {
   if (error instanceof TypeError) {
     return { code: "network_error", message: "Couldn't reach the server. Check your connection and try again." };
   }
+  const planRefusal = streamPlanError(asRecord(error));
+  if (planRefusal) return planRefusal;
   // An `error` event inside the stream (e.g. the proxy's upstream_stream_interrupted) reaches us as the raw event.
   if (isStreamErrorEvent(error)) {
     return { code: "stream_failed", message: error.message };

@@ -53,6 +53,13 @@ describe("failed turns", () => {
     // A model out of reach stays out of reach until the person picks another one.
     expect(canRetry({ code: "client_version_outdated", message: "" })).toBe(false);
     expect(canRetry({ code: "model_not_supported", message: "" })).toBe(false);
+    // ChatGPT plan usage (Sign in with ChatGPT): a limit is never retried in a loop; a refusal stays one.
+    expect(canRetry({ code: "plan_usage_limit_reached", message: "" })).toBe(false);
+    expect(canRetry({ code: "plan_usage_not_granted", message: "" })).toBe(false);
+    expect(canRetry({ code: "plan_not_eligible", message: "" })).toBe(false);
+    expect(canRetry({ code: "unsupported_field", message: "" })).toBe(false);
+    // Unavailable for now may pass later.
+    expect(canRetry({ code: "plan_usage_unavailable", message: "" })).toBe(true);
   });
 
   it("finds the last completed exchange before a failed turn", () => {

@@ -154,6 +154,15 @@ export function canRetry(failure: ChatErrorInfo): boolean {
     "model_not_supported",
     "not_authenticated",
     "origin_not_allowed",
+    // ChatGPT plan refusals: sending the same again cannot succeed, and a limit is not retried in a loop.
+    "plan_usage_limit_reached",
+    "plan_usage_not_granted",
+    "plan_not_eligible",
+    "plan_route_not_supported",
+    "plan_authorization_invalid",
+    "plan_access_restricted",
+    "not_available_with_siwc",
+    "unsupported_field",
   ].includes(failure.code);
 }
 
