@@ -1,5 +1,5 @@
 import type { NextConfig } from "next";
-import { apiRewrites } from "./lib/api-rewrites";
+import { apiRewrites, callbackRewrites } from "./lib/api-rewrites";
 import { normalizeApiBasePath, normalizeAppBasePath } from "./lib/client/base-path";
 import { STATIC_SECURITY_HEADERS } from "./lib/security-headers";
 
@@ -17,13 +17,16 @@ const nextConfig: NextConfig = {
   ...(process.env.LWC_DIST_DIR?.trim() ? { distDir: process.env.LWC_DIST_DIR.trim() } : {}),
   env: { LWC_BASE_PATH: basePath, LWC_API_BASE_PATH: apiBasePath },
   async rewrites() {
-    return apiRewrites(apiBasePath);
+    return [...apiRewrites(apiBasePath), ...callbackRewrites(basePath)];
   },
   async headers() {
     return [{ source: "/:path*", headers: STATIC_SECURITY_HEADERS }];
   },
   // The dev-tools badge sits over the message box's controls on a phone; the demo runs `next dev`.
   devIndicators: false,
+  // Sign in with ChatGPT needs the page on 127.0.0.1 (its loopback callback), and `next dev` serves
+  // its dev resources (hot reload) only to localhost unless told: the demo's page moves there.
+  allowedDevOrigins: ["127.0.0.1"],
 };
 
 export default nextConfig;

@@ -15,6 +15,22 @@ export function demoUrls(appPort: number, env: Record<string, string | undefined
   return { app: `${origin}${appBase || "/"}`, api: `${origin}${appBase}${normalizeApiBasePath(env.LWC_API_BASE_PATH)}` };
 }
 
+/** The app's address on 127.0.0.1, where Sign in with ChatGPT's loopback callback needs the page. */
+function siwcOrigin(appUrl: string): string {
+  return appUrl.replace("//localhost:", "//127.0.0.1:");
+}
+
+function howToSignIn(signIn: string, appUrl: string): string {
+  if (!signIn.split(",").map((method) => method.trim()).includes("siwc")) {
+    return `  Open the app, click "Sign in with ChatGPT", then approve the code on the
+  mock provider's page.`;
+  }
+  return `  Open the app and sign in either way, both played by the mock provider:
+  "Continue with ChatGPT" (Sign in with ChatGPT: the page moves to
+  ${siwcOrigin(appUrl)}; press Approve on the mock's consent page), or
+  "Sign in with a one-time code" (approve the code on the mock's approval page).`;
+}
+
 /** What `npm run demo` prints once both servers are starting. */
 export function demoBanner({ appPort, env, mock, agentVoice }: DemoBannerInput): string {
   const urls = demoUrls(appPort, env);
@@ -26,7 +42,7 @@ export function demoBanner({ appPort, env, mock, agentVoice }: DemoBannerInput):
   Mock provider:  ${mock.url}  (its approval page: ${mock.verificationUrl})
   Agent voice:    ${agentVoice}
 
-  Open the app, click "Sign in with ChatGPT", then approve the code on the
-  mock provider's page. No real account or network is used. Ctrl+C stops both.
+${howToSignIn(env.LWC_SIGN_IN ?? "", urls.app)}
+  No real account or network is used. Ctrl+C stops both.
 `;
 }

@@ -57,6 +57,10 @@ async function main(): Promise<void> {
     LWC_SECRET: process.env.LWC_SECRET ?? randomBytes(32).toString("base64url"),
     // Nothing leaves the machine: no usage telemetry from Next.js either.
     NEXT_TELEMETRY_DISABLED: "1",
+    // Both sign-ins, against the mock: the device code and Continue with ChatGPT (docs/siwc.md).
+    LWC_SIGN_IN: process.env.LWC_SIGN_IN ?? "device,siwc",
+    LWC_SIWC_ISSUER: mock.siwcIssuer,
+    LWC_SIWC_API_BASE: mock.siwcApiBase,
   };
   const codex = codexCommand();
   // Agent voice: the app writes the offline config itself, since the URLs point at the mock.

@@ -40,6 +40,14 @@ describe("npm run demo's banner", () => {
     expect(both).toMatch(/^ {2}API: {12}http:\/\/localhost:3000\/chat-app\/api\/chatgpt$/m);
   });
 
+  it("with both sign-ins on (the demo's default), names both and the 127.0.0.1 page Continue with ChatGPT needs", () => {
+    const banner = bannerFor({ LWC_SIGN_IN: "device,siwc", LWC_BASE_PATH: "/chat-app" });
+    expect(banner).toContain('"Continue with ChatGPT"');
+    expect(banner).toContain("http://127.0.0.1:3000/chat-app;");
+    expect(banner).toContain('"Sign in with a one-time code"');
+    expect(bannerFor({ LWC_SIGN_IN: "device" })).not.toContain("Continue with ChatGPT");
+  });
+
   it("refuses a bad path in one line before starting anything", async () => {
     const [appPort, mockPort] = [await occupy(), await occupy("127.0.0.1")];
     const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
