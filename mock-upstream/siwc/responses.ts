@@ -1,10 +1,11 @@
 import type { RouteCall } from "../context";
 import { isRecord, sendJson } from "../http-util";
+import { lastUserText } from "../reply-text";
 import { authenticate } from "./api-auth";
 import type { SiwcContext, SiwcHandler } from "./context";
 import { PLAN_USE_SCOPE } from "./state";
 import { writeSiwcStream, STREAM_SWITCHES } from "./stream";
-import type { SiwcSwitch } from "./switches";
+import { SIWC_SWITCHES, type SiwcSwitch, type SiwcSwitchRule } from "./switches";
 
 /** Fields the direct route refuses (spec §7), plus previous_response_id over HTTP. */
 const REFUSED_FIELDS = [
@@ -47,6 +48,15 @@ const HTTP_ERRORS: [SiwcSwitch, number, unknown][] = [
   ["detail_403", 403, { detail: "Direct requests are not available in your region." }],
   ["detail_503", 503, { detail: "Direct routing is temporarily unavailable." }],
 ];
+
+const MARKER = /\[\[mock:([a-z_]+)\]\]/g;
+
+/** Switches named by `[[mock:<switch>]]` in the newest user message (for the demo and e2e). */
+function markedSwitches(body: unknown): Set<SiwcSwitch> {
+  const text = lastUserText(isRecord(body) ? body.input : undefined);
+  const names = [...text.matchAll(MARKER)].map((match) => match[1]);
+  return new Set(SIWC_SWITCHES.filter((name) => names.includes(name)));
+}
 
 function unsupported(call: RouteCall, param: string): void {
   sendJson(call.response, 400, structured("subscription_sharing_unsupported_capability", `Unsupported with ChatGPT plan usage: ${param}.`, param));
@@ -105,8 +115,10 @@ export const handleSiwcResponses: SiwcHandler = async (siwc, call) => {
   if (!caller.scopes.includes(PLAN_USE_SCOPE)) {
     return sendJson(call.response, 401, { detail: "This access token does not grant ChatGPT plan usage." });
   }
+  const marked = markedSwitches(call.body.value);
+  const fires = (name: SiwcSwitch): SiwcSwitchRule | undefined => (marked.has(name) ? { switch: name } : siwc.switches.take(name));
   for (const [name, status, body] of HTTP_ERRORS) {
-    if (siwc.switches.take(name)) return sendJson(call.response, status, body);
+    if (fires(name)) return sendJson(call.response, status, body);
   }
   if (caller.account.eligibility === "free" || caller.account.eligibility === "workspace_ineligible") {
     return sendJson(call.response, 403, HTTP_ERRORS[1]![2]);
@@ -120,13 +132,14 @@ export const handleSiwcResponses: SiwcHandler = async (siwc, call) => {
   if (call.body.kind !== "json" || !isRecord(body)) return sendJson(call.response, 400, { detail: "Expected a JSON object body" });
   if (!validBody(call, body)) return;
   siwc.state.usage.set(usageKey, used + 1);
+  const markedStream = STREAM_SWITCHES.find((name) => marked.has(name));
   const registration = siwc.state.registrations.get(caller.family.clientId);
   const known = siwc.catalog(caller.account, registration?.workspace ?? "personal").some((m) => m.slug === body.model);
   await writeSiwcStream(call, {
     body,
     eventLines: siwc.settings.sseEventLines,
     chunkDelayMs: siwc.chunkDelayMs(),
-    fault: siwc.switches.takeFirst(STREAM_SWITCHES),
+    fault: markedStream ? { switch: markedStream } : siwc.switches.takeFirst(STREAM_SWITCHES),
     modelKnown: known,
   });
 };

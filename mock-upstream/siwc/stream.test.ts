@@ -130,3 +130,21 @@ describe("stream switches", () => {
     expect(types(events).at(-1)).toBe("response.completed");
   });
 });
+
+describe("[[mock:<switch>]] markers in the newest user message", () => {
+  it("fire an HTTP error or a stream switch for that request only, and stay out of the echo", async () => {
+    const limited = await postSiwcResponses(mock, accessToken, siwcBody({ input: [{ role: "user", content: "hi [[mock:usage_limit_exceeded]]" }] }));
+    expect(limited.status).toBe(429);
+    const failed = sseData(await (await postSiwcResponses(mock, accessToken, siwcBody({ input: [{ role: "user", content: "hi [[mock:stream_failed_usage_limit]]" }] }))).text());
+    expect(failed.at(-1)).toMatchObject({ type: "response.failed", response: { error: { code: "subscription_sharing_usage_limit_exceeded" } } });
+    const history = [
+      { role: "user", content: "earlier [[mock:stream_error_event]]" },
+      { role: "assistant", content: "ok" },
+      { role: "user", content: "now" },
+    ];
+    const events = sseData(await (await postSiwcResponses(mock, accessToken, siwcBody({ input: history }))).text());
+    expect(types(events).at(-1)).toBe("response.completed");
+    const text = events.flatMap((e) => (e !== "[DONE]" && e.type === "response.output_text.delta" ? [e.delta] : [])).join("");
+    expect(text).toBe('You said: "now". Earlier you said: "earlier".');
+  });
+});
