@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { apiRewrites } from "./api-rewrites";
+import { apiRewrites, callbackRewrites } from "./api-rewrites";
 
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -35,10 +35,23 @@ describe("LWC_API_BASE_PATH's rewrite onto the route folder app/api/provider", (
     const both = await nextConfigWith({ LWC_BASE_PATH: "/chat-app", LWC_API_BASE_PATH: "/api/chatgpt" });
     expect(both.basePath).toBe("/chat-app");
     expect(both.env).toMatchObject({ LWC_BASE_PATH: "/chat-app", LWC_API_BASE_PATH: "/api/chatgpt" });
-    expect(await both.rewrites!()).toEqual([{ source: "/api/chatgpt/:path+", destination: "/api/provider/:path+" }]);
+    expect(await both.rewrites!()).toEqual([
+      { source: "/api/chatgpt/:path+", destination: "/api/provider/:path+" },
+      { source: "/auth/callback", destination: "/chat-app/auth/callback", basePath: false },
+    ]);
   });
 
   it("refuses a bad path when the build reads next.config.ts", async () => {
     await expect(nextConfigWith({ LWC_API_BASE_PATH: "/chatgpt" })).rejects.toThrow(/^LWC_API_BASE_PATH must be a path under \/api\//);
+  });
+});
+
+describe("Sign in with ChatGPT's callback at the site's root", () => {
+  it("needs no rewrite without LWC_BASE_PATH (app/auth/callback is /auth/callback)", () => {
+    expect(callbackRewrites("")).toEqual([]);
+  });
+
+  it("is brought under LWC_BASE_PATH by one rewrite outside it", () => {
+    expect(callbackRewrites("/chat-app")).toEqual([{ source: "/auth/callback", destination: "/chat-app/auth/callback", basePath: false }]);
   });
 });

@@ -12,3 +12,14 @@ export function apiRewrites(apiBasePath: string): { source: string; destination:
   if (apiBasePath === API_ROUTE_FOLDER) return [];
   return [{ source: `${apiBasePath}/:path+`, destination: `${API_ROUTE_FOLDER}/:path+` }];
 }
+
+/**
+ * Sign in with ChatGPT's callback must be `/auth/callback` at the site's root, whatever
+ * LWC_BASE_PATH is: under a basePath one rewrite (outside it: `basePath: false`) brings it to the
+ * route file app/auth/callback, which Next serves at `{LWC_BASE_PATH}/auth/callback`. The handler
+ * sees `/auth/callback` either way. None at the root.
+ */
+export function callbackRewrites(appBasePath: string): { source: string; destination: string; basePath: false }[] {
+  if (appBasePath === "") return [];
+  return [{ source: "/auth/callback", destination: `${appBasePath}/auth/callback`, basePath: false }];
+}

@@ -4,6 +4,7 @@ import type { SessionCookieSigner } from "./cookies";
 import type { ResolvedOptions } from "./options";
 import type { RefreshCoordinator } from "./refresh";
 import type { SessionStore } from "./session-store";
+import type { SiwcClient } from "./siwc/client";
 
 /** Everything a route needs, built once per handler. */
 export interface ServerContext {
@@ -11,6 +12,8 @@ export interface ServerContext {
   sessions: SessionStore;
   signer: SessionCookieSigner;
   refresher: RefreshCoordinator;
+  /** Sign in with ChatGPT; undefined when it is off. */
+  siwc: SiwcClient | undefined;
   /** Undefined when the limit is turned off. */
   loginLimiter: RateLimiter | undefined;
   loginGlobalLimiter: RateLimiter | undefined;

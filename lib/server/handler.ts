@@ -11,6 +11,9 @@ import { resolveOptions, type ProviderHandlerOptions, type RateLimitOption } fro
 import type { PublicSessionState } from "./public-state";
 import { toPublicState, withSignInChoices } from "./public-state";
 import { signInChoices } from "./siwc/loopback";
+import { createSiwcClient } from "./siwc/client";
+import { CALLBACK_PATH } from "./siwc/loopback";
+import { createSiwcRoutes } from "./siwc/routes";
 import { createRefreshCoordinator } from "./refresh";
 import { createRouter, type RouteDefinition, type RouteHandler } from "./router";
 import { createLoginRoutes } from "./routes/login";
@@ -93,7 +96,11 @@ export function createProviderHandler(options: ProviderHandlerOptions = {}): Pro
   // Every line logged while a request is handled ends with its request id (also sent as x-request-id).
   const resolved = { ...configured, logger: withRequestIds(configured.logger) };
   const { store, logger } = resolved;
-  const sessions = createSessionStore(store, createSealer(resolved.secrets), resolved.now);
+  const sealer = createSealer(resolved.secrets);
+  const sessions = createSessionStore(store, sealer, resolved.now);
+  const siwc = resolved.signIn.siwc
+    ? createSiwcClient({ options: resolved.signIn.siwc, upstream: resolved.upstream, store, sealer, logger, now: resolved.now })
+    : undefined;
   // A refresh that finds a login dead (refresh token invalid) ends its live agent voice at once.
   let onLoginExpired = (loginId: string): void => void loginId;
   /** The limiter for one purpose from the configured factory; undefined when that limit is off. */
@@ -111,7 +118,9 @@ export function createProviderHandler(options: ProviderHandlerOptions = {}): Pro
       upstream: resolved.upstream,
       now: resolved.now,
       onLoginExpired: (loginId) => onLoginExpired(loginId),
+      ...(siwc ? { siwc } : {}),
     }),
+    siwc,
     loginLimiter: limiterFor("login", resolved.loginRateLimit),
     loginReuseLimiter: limiterFor("login-reuse", resolved.loginRateLimit && LOGIN_REUSE_RATE_LIMIT),
     loginGlobalLimiter: limiterFor("login-global", resolved.loginGlobalRateLimit),
@@ -134,11 +143,13 @@ export function createProviderHandler(options: ProviderHandlerOptions = {}): Pro
   };
 
   // The realtime routes join this table later (patterns with `:id` segments are supported).
+  const siwcRoutes = createSiwcRoutes(ctx, manager);
   const routes: RouteDefinition[] = [
     { pattern: "/login", methods: { POST: login.login } },
     { pattern: "/status", methods: { GET: login.status } },
     { pattern: "/session", methods: { GET: login.session } },
     { pattern: "/logout", methods: { POST: logout } },
+    ...siwcRoutes.routes,
   ];
   if (resolved.enableResponsesProxy) {
     routes.push(
@@ -191,7 +202,15 @@ export function createProviderHandler(options: ProviderHandlerOptions = {}): Pro
     };
   }
 
+  /** SIWC's fixed callback at the app's root (outside basePath), only while SIWC is on. */
+  async function serveCallback(request: Request, callback: RouteHandler): Promise<Response> {
+    const verdict = checkOrigin(request, resolved.allowedOrigins);
+    if (request.method !== "GET") return finish(textResponse("Method Not Allowed", 405, { allow: "GET" }), verdict);
+    return finish(await runSafely(callback, request, {}, CALLBACK_PATH), verdict);
+  }
+
   async function serveRequest(request: Request): Promise<Response> {
+    if (siwcRoutes.callback && new URL(request.url).pathname === CALLBACK_PATH) return serveCallback(request, siwcRoutes.callback);
     const match = router.match(request);
     if (match.kind === "not_found") return textResponse("Not Found", 404);
     const verdict = checkOrigin(request, resolved.allowedOrigins);

@@ -6,6 +6,7 @@ import type { UpstreamConfig } from "@/lib/upstream/types";
 import { randomId } from "./encoding";
 import type { AuthenticatedRecord, LoadedSession } from "./session-record";
 import type { SessionStore } from "./session-store";
+import type { SiwcClient } from "./siwc/client";
 
 export const REFRESH_LOCK_PREFIX = "lwc:lock:refresh:";
 /** The refresh call itself is cut after this. */
@@ -37,6 +38,8 @@ interface Deps {
   now: () => number;
   /** Told when a refresh finds the login dead (`refresh_token_invalid`): its live agent voice ends. */
   onLoginExpired?: (loginId: string) => void;
+  /** Refreshes and revokes the tokens of Sign in with ChatGPT sessions; undefined when SIWC is off. */
+  siwc?: Pick<SiwcClient, "refresh" | "revoke">;
 }
 
 /**
@@ -52,7 +55,7 @@ export function createRefreshCoordinator(deps: Deps) {
    * loginId, with the refresh token they replaced. The old refresh token is now dead upstream, so
    * the next refresh of that login here uses these instead of sending it again.
    */
-  const unsaved = new Map<string, { replaced: string; tokens: AuthenticatedRecord["tokens"] }>();
+  const unsaved = new Map<string, { replaced: string; tokens: AuthenticatedRecord["tokens"]; siwc: AuthenticatedRecord["siwc"] }>();
 
   /** Done = someone refreshed since we looked, or (unforced) the tokens are not near expiry. */
   function alreadyFresh(current: AuthenticatedRecord, seen: AuthenticatedRecord, force: boolean): boolean {
@@ -77,7 +80,8 @@ export function createRefreshCoordinator(deps: Deps) {
    */
   async function discardRotated(updated: AuthenticatedRecord): Promise<never> {
     unsaved.delete(updated.loginId);
-    await revokeRefreshToken(deps.upstream, updated.tokens.refreshToken);
+    if (updated.siwc) await deps.siwc?.revoke(updated);
+    else await revokeRefreshToken(deps.upstream, updated.tokens.refreshToken);
     throw sessionEnded();
   }
 
@@ -102,7 +106,7 @@ export function createRefreshCoordinator(deps: Deps) {
         if (isRefreshTokenInvalid(error)) throw error;
         const delay = SAVE_RETRY_DELAYS_MS[attempt];
         if (delay === undefined) {
-          unsaved.set(updated.loginId, { replaced, tokens: updated.tokens });
+          unsaved.set(updated.loginId, { replaced, tokens: updated.tokens, siwc: updated.siwc });
           throw error;
         }
         await sleep(delay);
@@ -115,15 +119,13 @@ export function createRefreshCoordinator(deps: Deps) {
     if (alreadyFresh(current, seen, force)) return current;
     const rescued = unsaved.get(current.loginId);
     if (rescued?.replaced === current.tokens.refreshToken) {
-      const updated: AuthenticatedRecord = { ...current, tokens: rescued.tokens };
+      const updated: AuthenticatedRecord = { ...current, tokens: rescued.tokens, ...(rescued.siwc ? { siwc: rescued.siwc } : {}) };
       await saveRotated(sessionId, sealed, updated, rescued.replaced);
       return updated;
     }
-    let tokens;
+    let updated: AuthenticatedRecord;
     try {
-      tokens = await refreshTokenSet(deps.upstream, current.tokens, {
-        signal: AbortSignal.timeout(REFRESH_CALL_TIMEOUT_MS),
-      });
+      updated = await refreshRecord(current, AbortSignal.timeout(REFRESH_CALL_TIMEOUT_MS));
     } catch (error) {
       if (isRefreshTokenInvalid(error)) await deps.sessions.delete(sessionId);
       if (error instanceof DOMException) {
@@ -131,9 +133,18 @@ export function createRefreshCoordinator(deps: Deps) {
       }
       throw error;
     }
-    const updated: AuthenticatedRecord = { ...current, tokens };
+    if (updated === current) return current;
     await saveRotated(sessionId, sealed, updated, current.tokens.refreshToken);
     return updated;
+  }
+
+  /** The record with fresh tokens: the device login's refresh, or SIWC's for a SIWC session. */
+  async function refreshRecord(current: AuthenticatedRecord, signal: AbortSignal): Promise<AuthenticatedRecord> {
+    if (current.siwc) {
+      if (!deps.siwc) throw new ProviderAuthError("refresh_token_invalid", "Sign in with ChatGPT is turned off on this server");
+      return deps.siwc.refresh(current, signal);
+    }
+    return { ...current, tokens: await refreshTokenSet(deps.upstream, current.tokens, { signal }) };
   }
 
   async function waitForRelease(lockKey: string, deadline: number): Promise<void> {

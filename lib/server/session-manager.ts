@@ -11,6 +11,9 @@ import { REFRESH_TOKEN_INVALID_MESSAGE, toPublicState, UNAUTHENTICATED } from ".
 import type { AuthenticatedRecord, LoadedSession, PendingRecord } from "./session-record";
 import { upstreamOriginForLog } from "./upstream-log";
 
+/** Whether the provider confirmed a SIWC session's revocation at sign-out. */
+type Revocation = "confirmed" | "unconfirmed";
+
 /**
  * The login state machine. Transitions (see docs/server.md):
  * none --POST /login--> pending --GET /status (approved)--> authenticated (new session id)
@@ -90,34 +93,46 @@ export function createSessionManager(ctx: ServerContext) {
     }
   }
 
-  /** Deletes a signed-in session and revokes its current refresh token (best effort). */
-  async function endSignedIn(session: LoadedSession<AuthenticatedRecord>): Promise<void> {
+  /**
+   * Deletes a signed-in session and revokes its current refresh token: best effort for a device
+   * login (undefined), and for a SIWC session two tries whose outcome is returned.
+   */
+  async function endSignedIn(session: LoadedSession<AuthenticatedRecord>): Promise<Revocation | undefined> {
     const current = await sessions.load(session.id);
     await sessions.delete(session.id);
-    const tokens = current?.state === "authenticated" ? current.tokens : session.record.tokens;
-    await revokeRefreshToken(options.upstream, tokens.refreshToken);
+    const record = current?.state === "authenticated" ? current : session.record;
+    if (record.siwc) return ctx.siwc ? ctx.siwc.revoke(record) : "unconfirmed";
+    await revokeRefreshToken(options.upstream, record.tokens.refreshToken);
+    return undefined;
   }
 
   /**
-   * POST /logout: delete the record, revoke the refresh token (best effort), clear the cookie. A
-   * signed-in session is ended while no refresh of its login runs anywhere, so a refresh finishing
-   * meanwhile cannot write it back, and the token revoked is the current one.
+   * Ends whatever session `session` holds (sign-out, or a new sign-in replacing it). A signed-in
+   * session is ended while no refresh of its login runs anywhere, so a refresh finishing meanwhile
+   * cannot write it back, and the token revoked is the current one.
    */
-  async function logout(request: Request): Promise<{ clearCookie: string }> {
-    const session = await read(request);
-    if (session?.record.state === "authenticated") {
-      const signedIn = session as LoadedSession<AuthenticatedRecord>;
-      try {
-        await refresher.exclusive(signedIn.record.loginId, () => endSignedIn(signedIn));
-      } catch (error) {
-        // Another instance held the refresh lock too long: sign out regardless.
-        if (!isProviderAuthError(error)) throw error;
-        await endSignedIn(signedIn);
-      }
-    } else if (session !== null) {
-      await sessions.delete(session.id);
+  async function end(session: LoadedSession | null): Promise<Revocation | undefined> {
+    if (session?.record.state !== "authenticated") {
+      if (session !== null) await sessions.delete(session.id);
+      return undefined;
     }
-    return { clearCookie: clearSessionCookie(request, options.cookie) };
+    const signedIn = session as LoadedSession<AuthenticatedRecord>;
+    try {
+      return await refresher.exclusive(signedIn.record.loginId, () => endSignedIn(signedIn));
+    } catch (error) {
+      // Another instance held the refresh lock too long: sign out regardless.
+      if (!isProviderAuthError(error)) throw error;
+      return endSignedIn(signedIn);
+    }
+  }
+
+  /**
+   * POST /logout: delete the record, revoke the refresh token, clear the cookie. `revocation`: for a
+   * SIWC session, whether the provider confirmed the revocation.
+   */
+  async function logout(request: Request): Promise<{ clearCookie: string; revocation?: Revocation }> {
+    const revocation = await end(await read(request));
+    return { clearCookie: clearSessionCookie(request, options.cookie), ...(revocation ? { revocation } : {}) };
   }
 
   return {
@@ -127,6 +142,7 @@ export function createSessionManager(ctx: ServerContext) {
     freshTokens,
     forceRefresh,
     logout,
+    end,
     startLogin: (request: Request, existing: LoadedSession | null, limitKeys: LoginLimitKeys): Promise<LoginOutcome> =>
       startLogin(ctx, request, existing, limitKeys),
   };

@@ -64,8 +64,9 @@ export function createLoginRoutes(ctx: ServerContext, manager: SessionManager) {
     jsonResponse(forRequest(request, toPublicState((await manager.readOwn(request))?.record ?? null, ctx.options.now())));
 
   const logout: RouteHandler = async (request) => {
-    const { clearCookie } = await manager.logout(request);
-    return jsonResponse(forRequest(request, { status: "unauthenticated" }), { headers: { "set-cookie": clearCookie } });
+    const { clearCookie, revocation } = await manager.logout(request);
+    const state = forRequest(request, { status: "unauthenticated" });
+    return jsonResponse(revocation ? { ...state, revocation } : state, { headers: { "set-cookie": clearCookie } });
   };
 
   return { login, status, session, logout };

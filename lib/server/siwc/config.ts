@@ -42,7 +42,6 @@ export function isValidHostId(value: string): boolean {
 /** A display name: 1–100 characters, no control characters. */
 export function isValidAgentName(value: string): boolean {
   const trimmed = value.trim();
-  // eslint-disable-next-line no-control-regex
   return trimmed.length > 0 && trimmed.length <= MAX_AGENT_NAME_CHARS && !/[\u0000-\u001f\u007f]/.test(trimmed);
 }
 

@@ -1,0 +1,166 @@
+import "server-only";
+import { LOG_PREFIX } from "@/lib/logger";
+import type { ServerContext } from "../context";
+import { serializeSessionCookie } from "../cookies";
+import { randomId } from "../encoding";
+import { errorResponse } from "../json";
+import type { RouteHandler } from "../router";
+import type { SessionManager } from "../session-manager";
+import type { AuthenticatedRecord } from "../session-record";
+import { readBinding } from "./binding";
+import type { SiwcClient } from "./client";
+import { isSiwcFlowError, SiwcFlowError } from "./flow-error";
+import { SIWC_ERROR_MESSAGES } from "./messages";
+import { pageRedirect } from "./redirects";
+import { DYNAMIC_CLIENT_ID } from "./start";
+import type { Attempt, Registration } from "./store";
+import { exchangeCode, PLAN_USAGE_SCOPE, revokeRefreshToken, TokenEndpointError } from "./token-endpoint";
+
+/** What an issued client id may look like (and never the registration placeholder). */
+const ISSUED_CLIENT_ID = /^[A-Za-z0-9_-]{1,200}$/;
+
+const sameText = (a: string, b: string) => a.length === b.length && Buffer.from(a).equals(Buffer.from(b));
+
+/**
+ * GET /auth/callback (the app's root, outside the API's base path): finishes a SIWC sign-in.
+ * A state that is unknown, used, expired or another browser's: 400 `siwc_state_invalid`, and
+ * nothing is exchanged. Every other failure: 303 to the page with `?signin_error=<code>`. Success:
+ * a signed-in session under a NEW session id, and 303 to the page.
+ */
+export function createCallbackRoute(ctx: ServerContext, manager: SessionManager, siwc: SiwcClient): RouteHandler {
+  const { options } = ctx;
+  const stateInvalid = () => errorResponse(400, "siwc_state_invalid", { message: SIWC_ERROR_MESSAGES.siwc_state_invalid });
+
+  /** The attempt the state names, for the browser that started it, used up (once, whoever asks). */
+  async function takeAttempt(request: Request, state: string | null): Promise<Attempt | null> {
+    if (!state) return null;
+    const found = await siwc.store.peekAttempt(state);
+    if (found === null) return null;
+    const binding = await readBinding(request, ctx.signer);
+    // Another browser's link is refused without using the attempt up: its own browser may still finish it.
+    if (binding === null || !sameText(binding, found.value.binding)) return null;
+    if (!(await siwc.store.takeAttempt(state, found.sealed))) return null;
+    return found.value;
+  }
+
+  /**
+   * The client id to exchange the code with. A returning registration keeps its id (an absent
+   * `client_id` means it; a different one is refused and nothing is overwritten). A new one must
+   * come back with its issued id, which is saved BEFORE the exchange, so a failure after it
+   * reuses the registration instead of making another.
+   */
+  async function clientIdFor(attempt: Attempt, returned: string | null): Promise<string> {
+    if (attempt.clientId !== null) {
+      if (returned !== null && returned !== attempt.clientId) {
+        throw new SiwcFlowError("siwc_client_mismatch", "the callback named another client id than the saved registration");
+      }
+      return attempt.clientId;
+    }
+    if (returned === null || returned === DYNAMIC_CLIENT_ID || !ISSUED_CLIENT_ID.test(returned)) {
+      throw new SiwcFlowError("siwc_registration_incomplete", "a new registration came back without an issued client id");
+    }
+    const issuer = siwc.options.issuer;
+    if ((await siwc.store.registration(issuer, returned)) === null) {
+      await siwc.store.saveRegistration({ issuer, clientId: returned, savedAt: options.now() });
+    }
+    return returned;
+  }
+
+  async function finish(request: Request, attempt: Attempt, query: URLSearchParams): Promise<Response> {
+    const error = query.get("error");
+    if (error !== null) {
+      if (error === "access_denied") throw new SiwcFlowError("siwc_access_denied", "the person declined");
+      throw new SiwcFlowError("siwc_exchange_failed", `the authorize endpoint answered error=${error.slice(0, 60)}`);
+    }
+    const code = query.get("code");
+    if (!code) throw new SiwcFlowError("siwc_exchange_failed", "the callback carried no code");
+    const clientId = await clientIdFor(attempt, query.get("client_id"));
+    const { issuer, apiBase } = siwc.options;
+    const endpoints = await siwc.discovery.endpoints();
+
+    let granted;
+    try {
+      granted = await exchangeCode(
+        siwc.upstream,
+        endpoints.token,
+        { clientId, code, verifier: attempt.verifier, redirectUri: attempt.redirectUri, resource: apiBase },
+        options.now(),
+      );
+    } catch (error) {
+      if (!(error instanceof TokenEndpointError)) throw error;
+      const { status, codes, body } = error.failure;
+      throw new SiwcFlowError("siwc_exchange_failed", `code exchange: status=${status ?? "none"} codes=${codes.join(",") || "none"}${body ? ` body=${JSON.stringify(body)}` : ""}`);
+    }
+    const dropTokens = async () => {
+      if (granted.refreshToken && endpoints.revocation) {
+        await revokeRefreshToken(siwc.upstream, endpoints.revocation, { clientId, refreshToken: granted.refreshToken });
+      }
+    };
+    if (!granted.idToken) {
+      await dropTokens();
+      throw new SiwcFlowError("invalid_id_token", "the token reply carried no ID token");
+    }
+    let identity;
+    try {
+      identity = await siwc.idTokens.verify(granted.idToken, { jwksUri: endpoints.jwks, issuer, clientId, nonce: attempt.nonce });
+    } catch (error) {
+      await dropTokens();
+      throw error;
+    }
+    const saved = await siwc.store.registration(issuer, clientId);
+    if (saved?.subject !== undefined && saved.subject !== identity.subject) {
+      // Another person's account for this registration: the saved registration stays as it is.
+      await dropTokens();
+      throw new SiwcFlowError("account_mismatch", "the ID token's sub differs from the registration's");
+    }
+    const registration: Registration = {
+      issuer,
+      clientId,
+      subject: identity.subject,
+      ...(identity.email ? { email: identity.email } : saved?.email ? { email: saved.email } : {}),
+      savedAt: options.now(),
+    };
+    await siwc.store.saveRegistration(registration);
+
+    // Plan usage is granted by the token reply's scope, and by nothing else.
+    const scopes = granted.scopes ?? [];
+    const planUsage = scopes.includes(PLAN_USAGE_SCOPE);
+    const planNotice = planUsage && !(await siwc.store.noticeSeen(issuer, identity.subject));
+    const now = options.now();
+    const sessionExpiresAt = now + options.sessionTtlMs;
+    const record: AuthenticatedRecord = {
+      version: 1,
+      loginId: randomId(16),
+      createdAt: now,
+      expiresAt: sessionExpiresAt,
+      state: "authenticated",
+      tokens: {
+        idToken: granted.idToken,
+        accessToken: granted.accessToken,
+        refreshToken: granted.refreshToken ?? "",
+        // Without an access token there is nothing to refresh: the sign-in lasts the session.
+        expiresAt: granted.accessToken ? granted.expiresAt : sessionExpiresAt,
+      },
+      account: { accountId: identity.subject, email: identity.email, plan: "unknown" },
+      siwc: { clientId, subject: identity.subject, scopes, planUsage, ...(planNotice ? { planNotice } : {}) },
+    };
+    // Whatever session this browser held ends (its tokens revoked); the sign-in gets a NEW session id.
+    await manager.end(await manager.read(request));
+    const sessionId = randomId();
+    await ctx.sessions.save(sessionId, record);
+    return pageRedirect(undefined, serializeSessionCookie(request, options.cookie, await ctx.signer.sign(sessionId)));
+  }
+
+  return async (request) => {
+    const query = new URL(request.url).searchParams;
+    const attempt = await takeAttempt(request, query.get("state"));
+    if (attempt === null) return stateInvalid();
+    try {
+      return await finish(request, attempt, query);
+    } catch (error) {
+      if (!isSiwcFlowError(error)) throw error;
+      options.logger.warn(`${LOG_PREFIX} SIWC sign-in failed: ${error.code} (${error.logDetail})`);
+      return pageRedirect(error.code);
+    }
+  };
+}

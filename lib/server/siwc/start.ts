@@ -1,0 +1,77 @@
+import "server-only";
+import { createHash } from "node:crypto";
+import { LOG_PREFIX } from "@/lib/logger";
+import type { ServerContext } from "../context";
+import { randomId, toBase64Url } from "../encoding";
+import { errorResponse } from "../json";
+import type { RouteHandler } from "../router";
+import { bindingFor } from "./binding";
+import type { SiwcClient } from "./client";
+import { isSiwcFlowError } from "./flow-error";
+import { CALLBACK_HOST, CALLBACK_PATH, loopbackVerdict } from "./loopback";
+import { SIWC_ERROR_MESSAGES } from "./messages";
+import { pageRedirect, redirect } from "./redirects";
+
+/** The client id of a first registration: never saved, never sent to the token endpoint. */
+export const DYNAMIC_CLIENT_ID = "dynamic_agent_client";
+/** Identity (openid profile email) and plan usage (offline_access resource.invoke chatgpt.tokens.use.direct). */
+const SCOPES = "openid profile email offline_access resource.invoke chatgpt.tokens.use.direct";
+
+/**
+ * GET {api}/siwc/start: a 302 to the issuer's authorize endpoint with a fresh state, nonce and PKCE
+ * verifier (kept in the store for 10 minutes, never in the browser). A returning person (this
+ * server's last registration) is sent with its issued client id and login hint; a first one, or
+ * `?new=1`, registers anew (`dynamic_agent_client` with `agent_name_hint`). `?consent=1` asks for
+ * plan usage again (`prompt=consent`).
+ */
+export function createStartRoute(ctx: ServerContext, siwc: SiwcClient | undefined): RouteHandler {
+  return async (request) => {
+    if (!siwc) return errorResponse(403, "siwc_disabled", { message: SIWC_ERROR_MESSAGES.siwc_disabled });
+    const verdict = loopbackVerdict(request, siwc.options.hosted);
+    if (verdict.kind === "refused") return errorResponse(403, "siwc_requires_loopback", { message: SIWC_ERROR_MESSAGES.siwc_requires_loopback });
+    if (verdict.kind === "redirect") return redirect(302, verdict.url);
+
+    let endpoints;
+    try {
+      endpoints = await siwc.discovery.endpoints();
+    } catch (error) {
+      if (!isSiwcFlowError(error)) throw error;
+      ctx.options.logger.warn(`${LOG_PREFIX} SIWC start failed: ${error.code} (${error.logDetail})`);
+      return pageRedirect(error.code);
+    }
+    const query = new URL(request.url).searchParams;
+    const { options } = siwc;
+    const hostId = options.hostId ?? (await siwc.store.hostId());
+    const registration = query.get("new") === "1" ? null : await siwc.store.lastRegistration(options.issuer);
+    const binding = await bindingFor(request, ctx.signer);
+    const state = randomId();
+    const nonce = randomId();
+    const verifier = randomId();
+    const redirectUri = `http://${CALLBACK_HOST}:${verdict.port}${CALLBACK_PATH}`;
+    await siwc.store.saveAttempt(state, {
+      binding: binding.id,
+      verifier,
+      nonce,
+      redirectUri,
+      clientId: registration?.clientId ?? null,
+      createdAt: ctx.options.now(),
+    });
+
+    const authorize = new URL(endpoints.authorization);
+    const params = authorize.searchParams;
+    params.set("response_type", "code");
+    params.set("client_id", registration?.clientId ?? DYNAMIC_CLIENT_ID);
+    params.set("redirect_uri", redirectUri);
+    params.set("scope", SCOPES);
+    params.set("resource", options.apiBase);
+    params.set("state", state);
+    params.set("nonce", nonce);
+    params.set("code_challenge", toBase64Url(createHash("sha256").update(verifier).digest()));
+    params.set("code_challenge_method", "S256");
+    params.set("ext_agent_host_id", hostId);
+    if (registration === null) params.set("agent_name_hint", options.agentName);
+    else if (registration.email) params.set("login_hint", registration.email);
+    if (query.get("consent") === "1") params.set("prompt", "consent");
+    return redirect(302, authorize.href, binding.setCookie);
+  };
+}

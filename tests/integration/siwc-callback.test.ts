@@ -1,0 +1,205 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { findLeakedTokens } from "./harness";
+import { startSiwcHarness, type SiwcHarness } from "./siwc-support";
+
+let harness: SiwcHarness;
+beforeEach(async () => {
+  harness = await startSiwcHarness();
+});
+afterEach(async () => {
+  expect(findLeakedTokens(harness.evidence)).toEqual([]);
+  await harness.close();
+});
+
+describe("GET /auth/callback signs in", () => {
+  it("exchanges the code (form, PKCE, resource), verifies the ID token and signs in under a new session id", async () => {
+    const browser = harness.browser();
+    const { authorizeUrl, callbackUrl } = await browser.authorize();
+    expect(callbackUrl.pathname).toBe("/auth/callback");
+    const reply = await browser.request("GET", callbackUrl.href);
+    expect(reply.status).toBe(303);
+    expect(reply.location).toBe("/");
+    expect(browser.cookies.get("lwc_session")).toBeDefined();
+
+    const [exchange] = harness.callsTo("token");
+    expect(exchange!.form!.get("grant_type")).toBe("authorization_code");
+    expect(exchange!.form!.get("client_id")).toBe(callbackUrl.searchParams.get("client_id"));
+    expect(exchange!.form!.get("client_id")).toMatch(/^oaiapp_/);
+    expect(exchange!.form!.get("redirect_uri")).toBe(authorizeUrl.searchParams.get("redirect_uri"));
+    expect(exchange!.form!.get("resource")).toBe(harness.mock.siwcApiBase);
+    expect(exchange!.form!.get("code_verifier")).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(exchange!.status).toBe(200);
+
+    const session = await browser.session();
+    expect(session).toMatchObject({
+      status: "authenticated",
+      signIn: "siwc",
+      siwc: { planUsage: true, showPlanNotice: true },
+      user: { email: expect.stringContaining("@"), plan: "unknown" },
+    });
+  });
+
+  it("rotates the session id: a session cookie held before the sign-in is worthless after it", async () => {
+    const browser = harness.browser();
+    await browser.post("/login"); // a device-code login gives this browser a session first
+    const before = browser.cookies.get("lwc_session");
+    expect(before).toBeDefined();
+    await browser.signIn();
+    expect(browser.cookies.get("lwc_session")).not.toBe(before);
+    const old = await harness.browser();
+    old.cookies.set("lwc_session", before!);
+    expect((await old.session()).status).toBe("unauthenticated");
+  });
+
+  it("signs in without plan usage when only identity was granted (the token reply's scope decides)", async () => {
+    const browser = harness.browser();
+    expect((await browser.signIn("identity_only")).location).toBe("/");
+    expect(await browser.session()).toMatchObject({ status: "authenticated", signIn: "siwc", siwc: { planUsage: false, showPlanNotice: false } });
+  });
+});
+
+describe("GET /auth/callback refuses a state that is not this browser's open attempt", () => {
+  it("answers 400 siwc_state_invalid for a used state, with no second exchange", async () => {
+    const browser = harness.browser();
+    const { callbackUrl } = await browser.authorize();
+    expect((await browser.request("GET", callbackUrl.href)).status).toBe(303);
+    const again = await browser.request("GET", callbackUrl.href);
+    expect(again.status).toBe(400);
+    expect(again.json()).toMatchObject({ error: "siwc_state_invalid", message: expect.any(String) });
+    expect(harness.callsTo("token").length).toBe(1);
+  });
+
+  it("answers 400 for an unknown or missing state, with no exchange", async () => {
+    const browser = harness.browser();
+    const { callbackUrl } = await browser.authorize();
+    const forged = new URL(callbackUrl);
+    forged.searchParams.set("state", "not-the-state");
+    expect((await browser.request("GET", forged.href)).status).toBe(400);
+    forged.searchParams.delete("state");
+    expect((await browser.request("GET", forged.href)).status).toBe(400);
+    expect(harness.callsTo("token")).toEqual([]);
+    // The real state still works.
+    expect((await browser.request("GET", callbackUrl.href)).status).toBe(303);
+  });
+
+  it("answers 400 when another browser brings the callback (login CSRF), and the starter can still finish", async () => {
+    const victim = harness.browser();
+    const { callbackUrl } = await (await harness.browser()).authorize();
+    // The attacker's code and state reach the victim's browser (no binding cookie of that attempt).
+    expect((await victim.request("GET", callbackUrl.href)).status).toBe(400);
+    expect(await victim.session()).toMatchObject({ status: "unauthenticated" });
+    expect(harness.callsTo("token")).toEqual([]);
+  });
+
+  it("answers 400 for a state older than 10 minutes", async () => {
+    const browser = harness.browser();
+    const { callbackUrl } = await browser.authorize();
+    harness.clock.advance(10 * 60_000 + 1);
+    expect((await browser.request("GET", callbackUrl.href)).status).toBe(400);
+    expect(harness.callsTo("token")).toEqual([]);
+  });
+});
+
+describe("GET /auth/callback failures go back to the page with ?signin_error=", () => {
+  it("access_denied: siwc_access_denied, no exchange", async () => {
+    const reply = await harness.browser().signIn("decline");
+    expect(reply.status).toBe(303);
+    expect(reply.location).toBe("/?signin_error=siwc_access_denied");
+    expect(harness.callsTo("token")).toEqual([]);
+  });
+
+  it("a new registration without an issued client id: siwc_registration_incomplete, no exchange", async () => {
+    harness.mock.siwc.arm({ switch: "authorize_omit_client_id" });
+    expect((await harness.browser().signIn()).location).toBe("/?signin_error=siwc_registration_incomplete");
+    expect(harness.callsTo("token")).toEqual([]);
+  });
+
+  it("saves the issued client id before the exchange: a failed exchange's next start reuses it", async () => {
+    harness.mock.siwc.arm({ switch: "token_invalid_grant", grant: "authorization_code" });
+    const browser = harness.browser();
+    const { callbackUrl } = await browser.authorize();
+    expect((await browser.request("GET", callbackUrl.href)).location).toBe("/?signin_error=siwc_exchange_failed");
+    const next = new URL((await browser.start()).location!).searchParams;
+    expect(next.get("client_id")).toBe(callbackUrl.searchParams.get("client_id"));
+    expect(next.has("agent_name_hint")).toBe(false);
+  });
+
+  it("an ID token that does not verify (expired): invalid_id_token, nobody signed in", async () => {
+    harness.mock.siwc.advanceClock(-2 * 3600);
+    const browser = harness.browser();
+    expect((await browser.signIn()).location).toBe("/?signin_error=invalid_id_token");
+    expect((await browser.session()).status).toBe("unauthenticated");
+  });
+
+  it("keys that cannot be had (JWKS 5xx or empty): identity_verification_unavailable", async () => {
+    harness.mock.siwc.arm({ switch: "jwks_server_error" });
+    expect((await harness.browser().signIn()).location).toBe("/?signin_error=identity_verification_unavailable");
+    harness.mock.siwc.arm({ switch: "jwks_empty" });
+    expect((await harness.browser().signIn()).location).toBe("/?signin_error=identity_verification_unavailable");
+    // Then the keys come back and the sign-in works.
+    expect((await harness.browser().signIn()).location).toBe("/");
+  });
+
+  it("the token endpoint unavailable: siwc_exchange_failed", async () => {
+    harness.mock.siwc.arm({ switch: "token_temporarily_unavailable", grant: "authorization_code" });
+    expect((await harness.browser().signIn()).location).toBe("/?signin_error=siwc_exchange_failed");
+  });
+});
+
+describe("a returning person reuses the registration", () => {
+  async function registered(): Promise<{ clientId: string }> {
+    const browser = harness.browser();
+    const { callbackUrl } = await browser.authorize();
+    expect((await browser.request("GET", callbackUrl.href)).location).toBe("/");
+    expect((await browser.post("/logout")).status).toBe(200);
+    return { clientId: callbackUrl.searchParams.get("client_id")! };
+  }
+
+  it("starts with the issued client id and login hint, no agent name, and signs in as the same sub", async () => {
+    const { clientId } = await registered();
+    const browser = harness.browser();
+    const { authorizeUrl, callbackUrl } = await browser.authorize();
+    expect(authorizeUrl.searchParams.get("client_id")).toBe(clientId);
+    expect(authorizeUrl.searchParams.get("login_hint")).toContain("@");
+    expect(authorizeUrl.searchParams.has("agent_name_hint")).toBe(false);
+    expect((await browser.request("GET", callbackUrl.href)).location).toBe("/");
+    expect(await browser.session()).toMatchObject({ status: "authenticated", signIn: "siwc" });
+  });
+
+  it("accepts a callback without client_id on a reauthorization", async () => {
+    await registered();
+    harness.mock.siwc.configure({ reauthClientId: "omit" });
+    const browser = harness.browser();
+    const { callbackUrl } = await browser.authorize();
+    expect(callbackUrl.searchParams.has("client_id")).toBe(false);
+    expect((await browser.request("GET", callbackUrl.href)).location).toBe("/");
+  });
+
+  it("?new=1 registers anew (dynamic_agent_client with the agent name)", async () => {
+    await registered();
+    const q = new URL((await harness.browser().start("?new=1")).location!).searchParams;
+    expect(q.get("client_id")).toBe("dynamic_agent_client");
+    expect(q.get("agent_name_hint")).toBeTruthy();
+  });
+
+  it("a callback naming another client id: siwc_client_mismatch, no exchange, the registration kept", async () => {
+    const { clientId } = await registered();
+    const exchanges = harness.callsTo("token").length;
+    harness.mock.siwc.arm({ switch: "authorize_other_client_id" });
+    expect((await harness.browser().signIn()).location).toBe("/?signin_error=siwc_client_mismatch");
+    expect(harness.callsTo("token").length).toBe(exchanges);
+    expect(new URL((await harness.browser().start()).location!).searchParams.get("client_id")).toBe(clientId);
+  });
+
+  it("another account (a different sub): account_mismatch, not signed in, the registration kept", async () => {
+    const { clientId } = await registered();
+    harness.mock.siwc.arm({ switch: "authorize_other_account" });
+    const browser = harness.browser();
+    expect((await browser.signIn()).location).toBe("/?signin_error=account_mismatch");
+    expect((await browser.session()).status).toBe("unauthenticated");
+    const next = new URL((await harness.browser().start()).location!).searchParams;
+    expect(next.get("client_id")).toBe(clientId);
+    // The tokens the other account got were not kept: their refresh token was revoked.
+    expect(harness.callsTo("revoke").length).toBeGreaterThanOrEqual(2);
+  });
+});
