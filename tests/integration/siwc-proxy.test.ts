@@ -380,6 +380,42 @@ describe("the page's chat transport (the AI SDK) with a SIWC session", () => {
   });
 });
 
+describe("SIWC sign-in and the server's settings over time", () => {
+  it("a session signed in with SIWC on a server that has since turned SIWC off: 403 siwc_disabled, nothing sent", async () => {
+    const shared = await startHarness({ sharedMock: mock, evidence, handler: siwcHandlerOptions(mock, evidence) });
+    const off = await startHarness({ sharedMock: mock, evidence, handler: { sessionStore: shared.store } });
+    try {
+      const person = await signInWithSiwc(shared);
+      const before = { models: apiCalls("/siwc/v1/models").length, responses: apiCalls("/siwc/v1/responses").length };
+      const elsewhere = off.client();
+      elsewhere.cookie = person.cookie;
+      const responses = await elsewhere.post("/responses", body());
+      expect(responses.status).toBe(403);
+      expect(responses.json()).toMatchObject({ error: "siwc_disabled" });
+      const models = await elsewhere.get("/models");
+      expect(models.json()).toMatchObject({ models: [], error: "siwc_disabled" });
+      expect(apiCalls("/siwc/v1/models")).toHaveLength(before.models);
+      expect(apiCalls("/siwc/v1/responses")).toHaveLength(before.responses);
+      expect(mock.requests().filter((request) => request.path.startsWith("/backend-api/"))).toEqual([]);
+    } finally {
+      await off.close();
+      await shared.close();
+    }
+  });
+
+  it("after the access token's hour the call goes with a refreshed token", async () => {
+    const tokenAt = (request: RecordedRequest) => request.headers.authorization;
+    await client.post("/responses", body());
+    const before = tokenAt(apiCalls("/siwc/v1/responses").at(-1)!);
+    harness.clock.advance(61 * 60_000);
+    mock.siwc.advanceClock(61 * 60);
+    const reply = await client.post("/responses", body());
+    expect(reply.status).toBe(200);
+    expect(types(reply.text).at(-1)).toBe("response.completed");
+    expect(tokenAt(apiCalls("/siwc/v1/responses").at(-1)!)).not.toBe(before);
+  });
+});
+
 describe("leaks", () => {
   it("no token or prompt text in any body or log line", () => {
     expect(findLeakedTokens(evidence)).toEqual([]);
