@@ -183,6 +183,8 @@ export function ProviderApp({ modelAccess = true, webSearch = true }: { modelAcc
           busy={busy}
           headingRef={headingRef}
         />
+      ) : screen === "sign-in-error" && error && !deviceOffered ? (
+        signInScreen(error.message)
       ) : screen === "sign-in-error" && error ? (
         <LoginEndState kind="error" code={error.code} message={error.message} onNewCode={signIn} busy={busy} headingRef={headingRef} />
       ) : (screen === "expired" || screen === "denied" || screen === "error") && !deviceOffered ? (
