@@ -13,6 +13,7 @@ import {
   type AuthorizationLogEntry,
   type Eligibility,
   type PendingAuthorization,
+  type Registration,
   type Workspace,
 } from "./state";
 
@@ -55,7 +56,7 @@ function refusal(siwc: SiwcContext, q: URLSearchParams): [string, string] | unde
 }
 
 /** GET /siwc/api/accounts/authorize: validate, then show the consent page (or the account selector). */
-export const handleAuthorize: SiwcHandler = (siwc, call) => {
+export const handleAuthorize: SiwcHandler = async (siwc, call) => {
   const q = call.url.searchParams;
   const refused = refusal(siwc, q);
   if (refused) return invalid(call, ...refused);
@@ -72,6 +73,7 @@ export const handleAuthorize: SiwcHandler = (siwc, call) => {
     prompt,
     forceReconsent,
     consentShown: consent,
+    pageShown: true,
     loginHint: q.get("login_hint"),
     idTokenHint: q.has("id_token_hint"),
     agentNameHint: q.get("agent_name_hint"),
@@ -98,6 +100,11 @@ export const handleAuthorize: SiwcHandler = (siwc, call) => {
   };
   siwc.state.pending.set(pending.id, pending);
   const registration = siwc.state.registrations.get(clientId);
+  if (!consent && registration && (await hintNames(siwc, q.get("id_token_hint"), registration))) {
+    // A valid id_token_hint of this registration's person skips the account selector too.
+    log.pageShown = false;
+    return complete(siwc, call, pending, "approve", {});
+  }
   const page = renderConsentPage({
     pending,
     action: `${new URL(siwc.issuer()).pathname}${DECISION_PATH}`,
@@ -107,6 +114,13 @@ export const handleAuthorize: SiwcHandler = (siwc, call) => {
   });
   sendText(call.response, 200, "text/html; charset=utf-8", page);
 };
+
+/** Whether the hint is an ID token we signed for this client and its person (expired is fine). */
+async function hintNames(siwc: SiwcContext, hint: string | null, registration: Registration): Promise<boolean> {
+  const payload = hint ? await siwc.key.signedPayload(hint) : null;
+  const audience = Array.isArray(payload?.aud) ? payload.aud : [payload?.aud];
+  return payload?.sub === registration.sub && audience.includes(registration.clientId);
+}
 
 function field(fields: Record<string, unknown>, name: string): string {
   return typeof fields[name] === "string" ? (fields[name] as string).trim() : "";
@@ -132,6 +146,11 @@ export const handleDecision: SiwcHandler = (siwc, call) => {
   if (!["approve", "identity_only", "decline"].includes(action)) {
     return invalid(call, "invalid_request", "action must be approve, identity_only or decline");
   }
+  complete(siwc, call, pending, action, fields);
+};
+
+/** The person's decision: registration, grant and code, then the 302 to the callback. */
+function complete(siwc: SiwcContext, call: RouteCall, pending: PendingAuthorization, action: string, fields: Record<string, unknown>): void {
   siwc.state.pending.delete(pending.id);
   const log = pending.log;
   if (action === "decline") {
@@ -198,4 +217,4 @@ export const handleDecision: SiwcHandler = (siwc, call) => {
     ...(callbackClientId ? { client_id: callbackClientId } : {}),
     scope: [...granted].sort().join(" "),
   });
-};
+}

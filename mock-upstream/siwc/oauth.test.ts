@@ -190,4 +190,24 @@ describe("refresh and revoke", () => {
     expect(decodeJwt(again.tokens.id_token!).sub).toBe(decodeJwt(first.tokens.id_token!).sub);
     expect(mock.siwc.snapshot().authorizations[1]).toMatchObject({ newRegistration: false, consentShown: false, callbackClientId: first.clientId });
   });
+
+  it("a valid id_token_hint (even expired) skips the account selector: the authorize GET redirects at once", async () => {
+    const first = await signInSiwc(mock);
+    mock.siwc.advanceClock(7200);
+    const attempt = newAttempt();
+    const reply = await fetch(authorizeUrl(mock, attempt, first.clientId, { id_token_hint: first.tokens.id_token }), { redirect: "manual" });
+    expect(reply.status).toBe(302);
+    const callback = new URL(reply.headers.get("location")!);
+    expect(callback.searchParams.get("state")).toBe(attempt.state);
+    const exchanged = await exchangeCode(mock, attempt, first.clientId, callback.searchParams.get("code")!);
+    expect(exchanged.status).toBe(200);
+    expect(mock.siwc.snapshot().authorizations[1]).toMatchObject({ idTokenHint: true, pageShown: false, consentShown: false });
+
+    // Another client's ID token is no hint for this one; with prompt=consent the page shows anyway.
+    const other = await signInSiwc(mock);
+    const foreign = await fetch(authorizeUrl(mock, newAttempt(), first.clientId, { id_token_hint: other.tokens.id_token }), { redirect: "manual" });
+    expect(foreign.status).toBe(200);
+    const consent = await fetch(authorizeUrl(mock, newAttempt(), first.clientId, { id_token_hint: first.tokens.id_token, prompt: "consent" }), { redirect: "manual" });
+    expect(consent.status).toBe(200);
+  });
 });

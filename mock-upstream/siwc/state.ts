@@ -57,6 +57,8 @@ export interface AuthorizationLogEntry {
   forceReconsent: boolean;
   /** Whether the page asked for consent (new registration, prompt=consent or force_reconsent=true). */
   consentShown: boolean;
+  /** False when a valid id_token_hint skipped the account selector (a redirect straight away). */
+  pageShown: boolean;
   loginHint: string | null;
   idTokenHint: boolean;
   agentNameHint: string | null;
