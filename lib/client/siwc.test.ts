@@ -4,7 +4,7 @@ import { describeSignInError, siwcStartUrl, takeSignInError } from "./siwc";
 /** A history that records what replaceState wrote. */
 function fakeHistory() {
   const written: string[] = [];
-  return { written, history: { state: { kept: true }, replaceState: (_state: unknown, _unused: string, url?: string | URL | null) => void written.push(String(url)) } };
+  return { written, history: { replaceState: (_state: unknown, _unused: string, url?: string | URL | null) => void written.push(String(url)) } };
 }
 
 describe("siwcStartUrl", () => {

@@ -31,12 +31,13 @@ const CODE_SHAPE = /^[a-z0-9_]{1,64}$/;
  * The `?signin_error=<code>` the callback sent the page back with, removed from the address bar
  * (a reload or a shared link does not show it again). Null when there is none.
  */
-export function takeSignInError(location: Pick<Location, "href">, history: Pick<History, "replaceState" | "state">): string | null {
+export function takeSignInError(location: Pick<Location, "href">, history: Pick<History, "replaceState">): string | null {
   const url = new URL(location.href);
   if (!url.searchParams.has(SIGN_IN_ERROR_PARAM)) return null;
   const code = url.searchParams.get(SIGN_IN_ERROR_PARAM) ?? "";
   url.searchParams.delete(SIGN_IN_ERROR_PARAM);
-  history.replaceState(history.state, "", `${url.pathname}${url.search}${url.hash}`);
+  // `null` state, as Next.js asks: its router keeps its own state and follows the new URL.
+  history.replaceState(null, "", `${url.pathname}${url.search}${url.hash}`);
   return CODE_SHAPE.test(code) ? code : "unknown_error";
 }
 
