@@ -20,8 +20,18 @@ function siwcOrigin(appUrl: string): string {
   return appUrl.replace("//localhost:", "//127.0.0.1:");
 }
 
+function siwcOn(signIn: string): boolean {
+  return signIn.split(",").map((method) => method.trim()).includes("siwc");
+}
+
+/** The mock's Sign in with ChatGPT issuer and API base, when that sign-in is on. */
+function siwcLine(env: Record<string, string | undefined>): string {
+  if (!siwcOn(env.LWC_SIGN_IN ?? "") || !env.LWC_SIWC_ISSUER) return "";
+  return `\n  Mock SIWC:      ${env.LWC_SIWC_ISSUER}  (API: ${env.LWC_SIWC_API_BASE ?? "default"})`;
+}
+
 function howToSignIn(signIn: string, appUrl: string): string {
-  if (!signIn.split(",").map((method) => method.trim()).includes("siwc")) {
+  if (!siwcOn(signIn)) {
     return `  Open the app, click "Sign in with ChatGPT", then approve the code on the
   mock provider's page.`;
   }
@@ -39,7 +49,7 @@ export function demoBanner({ appPort, env, mock, agentVoice }: DemoBannerInput):
   ────────────
   App:            ${urls.app}
   API:            ${urls.api}
-  Mock provider:  ${mock.url}  (its approval page: ${mock.verificationUrl})
+  Mock provider:  ${mock.url}  (its approval page: ${mock.verificationUrl})${siwcLine(env)}
   Agent voice:    ${agentVoice}
 
 ${howToSignIn(env.LWC_SIGN_IN ?? "", urls.app)}

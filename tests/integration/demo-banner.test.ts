@@ -48,6 +48,14 @@ describe("npm run demo's banner", () => {
     expect(bannerFor({ LWC_SIGN_IN: "device" })).not.toContain("Continue with ChatGPT");
   });
 
+  it("names the mock's SIWC issuer and API base when Sign in with ChatGPT is on", () => {
+    const siwc = { LWC_SIWC_ISSUER: `${mock.url}/siwc`, LWC_SIWC_API_BASE: `${mock.url}/siwc/v1` };
+    expect(bannerFor({ LWC_SIGN_IN: "device,siwc", ...siwc })).toMatch(
+      /^ {2}Mock SIWC: {6}http:\/\/127\.0\.0\.1:4010\/siwc {2}\(API: http:\/\/127\.0\.0\.1:4010\/siwc\/v1\)$/m,
+    );
+    expect(bannerFor({ LWC_SIGN_IN: "device", ...siwc })).not.toContain("Mock SIWC");
+  });
+
   it("refuses a bad path in one line before starting anything", async () => {
     const [appPort, mockPort] = [await occupy(), await occupy("127.0.0.1")];
     const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
