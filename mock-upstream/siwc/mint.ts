@@ -21,6 +21,16 @@ function earliestRefreshAt(siwc: SiwcContext, nowSeconds: number, ttl: number): 
   return siwc.settings.earliestRefreshAt === "iso" ? new Date(at * 1000).toISOString() : at;
 }
 
+const ID_TOKEN_FLAWS = ["id_token_bad_signature", "id_token_wrong_issuer", "id_token_wrong_audience", "id_token_wrong_nonce", "id_token_expired"] as const;
+
+/** The same JWT with its signature's first byte changed. */
+function spoiled(jwt: string): string {
+  const [header, payload, signature = ""] = jwt.split(".");
+  const bytes = Buffer.from(signature, "base64url");
+  bytes[0] = (bytes[0] ?? 0) ^ 0xff;
+  return `${header}.${payload}.${bytes.toString("base64url")}`;
+}
+
 /** A token response for a family: a new access token, a new refresh token (with offline_access), an ID token. */
 export async function mintTokenResponse(siwc: SiwcContext, input: MintInput): Promise<Record<string, unknown>> {
   const { state, settings } = siwc;
@@ -47,19 +57,24 @@ export async function mintTokenResponse(siwc: SiwcContext, input: MintInput): Pr
     reply.refresh_token = state.newRefreshToken(family.id, settings.refreshTokenTtlSeconds);
   }
   if (input.withIdToken) {
-    reply.id_token = await siwc.key.sign({
-      iss: siwc.issuer(),
-      aud: settings.idTokenAud === "array" ? [family.clientId] : family.clientId,
+    const flaw = siwc.switches.takeFirst(ID_TOKEN_FLAWS)?.switch;
+    const audience = flaw === "id_token_wrong_audience" ? "oaiapp_someone_else" : family.clientId;
+    const nonce = flaw === "id_token_wrong_nonce" ? "not-the-nonce-you-sent" : input.nonce;
+    const issuedAt = flaw === "id_token_expired" ? now - 7200 : now;
+    const idToken = await siwc.key.sign({
+      iss: flaw === "id_token_wrong_issuer" ? "https://issuer.invalid" : siwc.issuer(),
+      aud: settings.idTokenAud === "array" ? [audience] : audience,
       sub: input.idTokenSub ?? family.sub,
       email: account?.email,
       email_verified: true,
       name: account?.name,
-      ...(input.nonce ? { nonce: input.nonce } : {}),
-      iat: now,
-      auth_time: now,
-      exp: now + 3600,
+      ...(nonce ? { nonce } : {}),
+      iat: issuedAt,
+      auth_time: issuedAt,
+      exp: issuedAt + 3600,
       jti: randomBytes(12).toString("hex"),
     });
+    reply.id_token = flaw === "id_token_bad_signature" ? spoiled(idToken) : idToken;
   }
   if (input.withScope) reply.scope = [...family.scopes].sort().join(" ");
   reply.earliest_refresh_at = earliestRefreshAt(siwc, now, ttl);

@@ -1,4 +1,4 @@
-import { decodeJwt } from "jose";
+import { createRemoteJWKSet, decodeJwt, jwtVerify } from "jose";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startMockUpstream, type MockUpstream } from "../server";
 import { authorizeUrl, decide, exchangeCode, newAttempt, refreshSiwc, revokeSiwc, signInSiwc, type SiwcTokenReply } from "./test-flow";
@@ -171,4 +171,26 @@ it("a code exchange with a different client than the code's is invalid_grant", a
   const callback = await decide(authorizeUrl(mock, attempt), "approve");
   const reply = await exchangeCode(mock, attempt, a.clientId, callback.searchParams.get("code")!);
   expect(await reply.json()).toMatchObject({ error: "invalid_grant" });
+});
+
+describe("ID token switches", () => {
+  it.each([
+    ["id_token_bad_signature", /signature/i],
+    ["id_token_wrong_issuer", /"iss"/],
+    ["id_token_wrong_audience", /"aud"/],
+    ["id_token_expired", /"exp"/],
+  ] as const)("%s: the next ID token fails that check", async (name, failure) => {
+    const jwks = createRemoteJWKSet(new URL(`${mock.siwcIssuer}/.well-known/jwks.json`));
+    mock.siwc.arm({ switch: name });
+    const { clientId, tokens } = await signInSiwc(mock);
+    await expect(jwtVerify(tokens.id_token!, jwks, { issuer: mock.siwcIssuer, audience: clientId })).rejects.toThrow(failure);
+    const next = (await (await refreshSiwc(mock, clientId, tokens.refresh_token!)).json()) as SiwcTokenReply;
+    await expect(jwtVerify(next.id_token!, jwks, { issuer: mock.siwcIssuer, audience: clientId })).resolves.toBeDefined();
+  });
+
+  it("id_token_wrong_nonce: the nonce is not the one sent", async () => {
+    mock.siwc.arm({ switch: "id_token_wrong_nonce" });
+    const { tokens, attempt } = await signInSiwc(mock);
+    expect(decodeJwt(tokens.id_token!).nonce).not.toBe(attempt.nonce);
+  });
 });

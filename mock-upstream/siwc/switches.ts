@@ -23,6 +23,12 @@ export const SIWC_SWITCHES = [
   "token_drop_after_rotation",
   /** A refresh reply whose id_token names another sub. */
   "refresh_other_account",
+  // The next token reply's id_token fails one check (the rest of the reply is fine)
+  "id_token_bad_signature",
+  "id_token_wrong_issuer",
+  "id_token_wrong_audience",
+  "id_token_wrong_nonce",
+  "id_token_expired",
   // Revoke
   "revoke_server_error",
   /** No answer until the client gives up. */
