@@ -350,7 +350,8 @@ describe("the page's chat transport (the AI SDK) with a SIWC session", () => {
   async function send(options: ReturnType<typeof chatRequestOptions>): Promise<UIMessageChunk[]> {
     const stream = await transport().sendMessages({ trigger: "submit-message", chatId: "c", messageId: undefined, messages: conversation, abortSignal: undefined, ...options });
     const chunks: UIMessageChunk[] = [];
-    for await (const chunk of stream) chunks.push(chunk);
+    const reader = stream.getReader();
+    for (let read = await reader.read(); !read.done; read = await reader.read()) chunks.push(read.value);
     return chunks;
   }
   const errorOf = (chunks: UIMessageChunk[]) => {
