@@ -97,7 +97,7 @@ export interface SiwcOptions {
 }
 
 /** Which sign-ins the server offers. Default: device code only. */
-export interface SignInOptions {
+interface SignInOptions {
   /** Device-code sign-in (POST /login). Default true. */
   device?: boolean;
   /** Sign in with ChatGPT: on with `true` or settings, off (the default) with `false` or absent. */

@@ -45,7 +45,8 @@ describe("GET /siwc/start", () => {
   it("refuses a page that is not on a loopback origin (Host or X-Forwarded-Host), before any upstream call", async () => {
     const before = harness.calls.length;
     const port = harness.served.port;
-    for (const headers of [{ host: "chat.example.com" }, { "x-forwarded-host": "chat.example.com" }, { "x-forwarded-proto": "https" }]) {
+    const variants: Record<string, string>[] = [{ host: "chat.example.com" }, { "x-forwarded-host": "chat.example.com" }, { "x-forwarded-proto": "https" }];
+    for (const headers of variants) {
       const reply = await getWithHeaders(port, `${BASE}/siwc/start`, headers);
       expect(reply.status).toBe(403);
       expect(JSON.parse(reply.text)).toMatchObject({ error: "siwc_requires_loopback", message: expect.any(String) });

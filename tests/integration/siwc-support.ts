@@ -9,7 +9,7 @@ import { startMockUpstream } from "@/mock-upstream/server";
 import type { ProviderHandlerOptions, SiwcOptions } from "@/lib/server/options";
 import { BASE, createEvidence, startHarness, type Harness } from "./harness";
 
-export interface UpstreamCall {
+interface UpstreamCall {
   method: string;
   url: URL;
   /** The form fields of a form POST. */
@@ -72,7 +72,7 @@ export async function startSiwcHarness(options: { siwc?: SiwcOptions; handler?: 
   };
 }
 
-export interface BrowserReply {
+interface BrowserReply {
   status: number;
   headers: Headers;
   location: string | null;

@@ -5,7 +5,7 @@ import "server-only";
  * bad value is refused alike wherever it comes from.
  */
 
-export const SIGN_IN_METHODS = ["device", "siwc"] as const;
+const SIGN_IN_METHODS = ["device", "siwc"] as const;
 export type SignInMethod = (typeof SIGN_IN_METHODS)[number];
 
 /** OpenAI's issuer and API base (docs/siwc.md); the mock and tests point them elsewhere. */

@@ -5,7 +5,7 @@ import type { UpstreamConfig } from "@/lib/upstream/types";
 import { SiwcFlowError } from "./flow-error";
 
 /** The fields of the issuer's OpenID discovery document SIWC uses. */
-export interface SiwcEndpoints {
+interface SiwcEndpoints {
   issuer: string;
   authorization: string;
   token: string;
@@ -72,5 +72,3 @@ export function createDiscovery(issuer: string, upstream: UpstreamConfig, now: (
     },
   };
 }
-
-export type SiwcDiscovery = ReturnType<typeof createDiscovery>;

@@ -12,7 +12,7 @@ export const CALLBACK_PATH = "/auth/callback";
 /** Loopback names a browser may use for the same server; the start route sends them to 127.0.0.1 first. */
 const OTHER_LOOPBACK_HOSTS = new Set(["localhost", "[::1]"]);
 
-export type LoopbackVerdict =
+type LoopbackVerdict =
   /** The page is on http://127.0.0.1:<port>: SIWC runs here, with this port in the redirect URI. */
   | { kind: "loopback"; port: string }
   /** On localhost or [::1]: the same URL on 127.0.0.1 first, so cookie, state and callback share one origin. */

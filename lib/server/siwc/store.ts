@@ -107,5 +107,3 @@ export function createSiwcStore(store: KeyValueStore, sealer: Sealer, now: () =>
     },
   };
 }
-
-export type SiwcStore = ReturnType<typeof createSiwcStore>;

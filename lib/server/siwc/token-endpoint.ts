@@ -23,7 +23,7 @@ const TERMINAL_REFRESH_CODES = new Set([
 ]);
 
 /** What a token reply carried, checked. Times are epoch ms. */
-export interface GrantedTokens {
+interface GrantedTokens {
   accessToken: string;
   refreshToken?: string;
   idToken?: string;
@@ -33,7 +33,7 @@ export interface GrantedTokens {
 }
 
 /** One token-endpoint failure: the codes found in its body and its status (none: network). */
-export interface TokenEndpointFailure {
+interface TokenEndpointFailure {
   status?: number;
   codes: string[];
   /** A bounded snippet of the body for the log line (tokens removed). */
