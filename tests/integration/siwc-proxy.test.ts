@@ -266,6 +266,18 @@ describe("POST /responses: a reply that does not end in response.completed ends 
     if (code === "plan_usage_limit_reached") expect(lastEvent(reply.text).message).toContain(MANAGE_USAGE);
   });
 
+  it("a model the backend does not find drops the cached list: the next /models asks the API again", async () => {
+    await client.get("/models");
+    const listed = apiCalls("/siwc/v1/models").length;
+    await client.get("/models");
+    expect(apiCalls("/siwc/v1/models")).toHaveLength(listed);
+    arm("stream_model_not_found");
+    const reply = await client.post("/responses", body());
+    expect(lastEvent(reply.text)).toMatchObject({ code: "model_not_supported", message: expect.stringContaining('"gpt-5.5"') });
+    await client.get("/models");
+    expect(apiCalls("/siwc/v1/models")).toHaveLength(listed + 1);
+  });
+
   it.each([
     ["stream_incomplete", /max_output_tokens/],
     ["stream_eof_no_completed", /ended before it finished/],
