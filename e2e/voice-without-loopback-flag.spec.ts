@@ -4,7 +4,7 @@ import { VoicePage } from "./pages/voice-page";
 import type { MockControl, VoiceCall } from "./support/mock-control";
 import { signInThroughControlApi } from "./support/sign-in";
 import { expect, test } from "./support/voice-fixtures";
-import { installVoiceProbe, latestPeerConnection, measureRemoteAudio, microphoneTrackStates } from "./support/voice-probe";
+import { installVoiceProbe, latestPeerConnection, microphoneTrackStates, waitUntilRemoteAudioHeard } from "./support/voice-probe";
 
 // A normal desktop Chrome has no --allow-loopback-in-peer-connection. It then offers its interface
 // addresses and checks from them to the mock peer's 127.0.0.1 port, which is what `npm run demo`
@@ -60,9 +60,11 @@ test("a call connects and speaks in a Chromium started without the loopback swit
     expect(hostIpv4Addresses).toContain((call as { browserAddress?: unknown }).browserAddress);
 
     // The assistant is heard (WebAudio in the page), and the mock hears the fake microphone.
+    // "speaking" alone may still be the greeting's tail: the reply's first words mark its audio.
     await voice.say(TYPED);
+    await expect(voice.assistantLines.last()).toContainText("I heard you say");
     await expect(voice.status).toHaveAttribute("data-status", "speaking");
-    const audio = await measureRemoteAudio(page, 800);
+    const audio = await waitUntilRemoteAudioHeard(page);
     expect(audio.peak).toBeGreaterThan(0.1);
     expect(audio.rms).toBeGreaterThan(0.02);
     await expect.poll(async () => (await onlyCall(mock, account.accountId))?.inboundLevel ?? 0).toBeGreaterThan(0.01);

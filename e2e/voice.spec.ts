@@ -1,6 +1,6 @@
 import type { MockControl, VoiceCall } from "./support/mock-control";
 import { expect, test } from "./support/voice-fixtures";
-import { latestPeerConnection, measureRemoteAudio, microphoneTrackStates } from "./support/voice-probe";
+import { latestPeerConnection, microphoneTrackStates, waitUntilRemoteAudioHeard } from "./support/voice-probe";
 
 // What the mock's voice says in every call (mock-upstream/voice/conversation.ts), and how it answers typed text.
 const SCRIPTED_USER_TRANSCRIPT = "Hello, can you hear me?";
@@ -33,7 +33,7 @@ test.describe("voice call in Chromium over real WebRTC", () => {
     await expect(voice.assistantLines.last()).toContainText("I heard you say");
     await expect(voice.status).toHaveAttribute("data-status", "speaking");
     await expect.poll(() => voice.level(voice.assistantLevel)).toBeGreaterThan(0);
-    const audio = await measureRemoteAudio(page, 800);
+    const audio = await waitUntilRemoteAudioHeard(page);
     expect(audio.peak).toBeGreaterThan(0.1);
     expect(audio.rms).toBeGreaterThan(0.02);
     await expect(voice.assistantLines.last()).toHaveText(`Assistant: ${replyTo(TYPED)}`);

@@ -52,7 +52,7 @@ export async function microphoneTrackStates(page: Page): Promise<string[]> {
  * with WebAudio in the page (stats are no proof: packets can arrive and never be decoded).
  * Returns the peak absolute sample and the RMS over the whole window.
  */
-export async function measureRemoteAudio(page: Page, durationMs = 1000): Promise<{ peak: number; rms: number }> {
+async function measureRemoteAudio(page: Page, durationMs = 1000): Promise<{ peak: number; rms: number }> {
   return page.evaluate(async (duration) => {
     const pc = (window as unknown as ProbeWindow).__voiceProbe.peerConnections.at(-1);
     const track = pc?.getReceivers().find((receiver) => receiver.track.kind === "audio")?.track;
@@ -79,4 +79,24 @@ export async function measureRemoteAudio(page: Page, durationMs = 1000): Promise
     await context.close();
     return { peak, rms: Math.sqrt(sumSquares / count) };
   }, durationMs);
+}
+
+/**
+ * Listens in windows of `windowMs` until one window has the assistant clearly audible (peak above
+ * `minPeak`, RMS above `minRms`), for at most `timeoutMs`. On a busy machine the first packets of a
+ * reply can arrive late or be concealed, so one fixed window right after the reply starts can catch
+ * silence although the reply plays. Throws with the loudest window's figures when none qualifies.
+ */
+export async function waitUntilRemoteAudioHeard(
+  page: Page,
+  { windowMs = 400, timeoutMs = 10_000, minPeak = 0.1, minRms = 0.02 } = {},
+): Promise<{ peak: number; rms: number }> {
+  const deadline = Date.now() + timeoutMs;
+  let loudest = { peak: 0, rms: 0 };
+  while (Date.now() < deadline) {
+    const window = await measureRemoteAudio(page, windowMs);
+    if (window.peak > minPeak && window.rms > minRms) return window;
+    if (window.rms > loudest.rms) loudest = window;
+  }
+  throw new Error(`the assistant's audio was never heard within ${timeoutMs} ms: loudest ${windowMs} ms window peak ${loudest.peak.toFixed(3)}, RMS ${loudest.rms.toFixed(3)} (need > ${minPeak} and > ${minRms})`);
 }
