@@ -69,11 +69,11 @@ export function siwcFailureResponse(failure: SiwcFailure, extra: Record<string, 
 }
 
 /** One log line for a refusal: never the backend's words beyond the bounded snippet, never the prompt. */
-function logFailure(logger: Logger, what: string, failure: SiwcFailure, bodyText: string, inputs: readonly string[]): void {
+function logFailure(logger: Logger, failure: SiwcFailure, bodyText: string, inputs: readonly string[]): void {
   const parts = [`code=${failure.code}`, `status=${failure.status}`];
   if (failure.upstreamCode) parts.push(`upstream_code=${failure.upstreamCode}`);
   if (failure.requestId) parts.push(`upstream_request_id=${failure.requestId}`);
-  logger.error(`${LOG_PREFIX} upstream ${what} (siwc) failed: ${parts.join(" ")}${bodyForLog(bodyText, inputs)}`);
+  logger.error(`${LOG_PREFIX} upstream /responses (siwc) failed: ${parts.join(" ")}${bodyForLog(bodyText, inputs)}`);
 }
 
 function isAbort(error: unknown): boolean {
@@ -125,7 +125,7 @@ export async function callSiwcResponses(ctx: ServerContext, request: Request, ca
     const text = redirect ? "" : await readBoundedText(upstream);
     if (redirect) await upstream.body?.cancel().catch(() => undefined);
     const failure = classifySiwcHttpFailure(redirect ? 502 : upstream.status, text, upstream.headers, { route: "responses", model, inputs });
-    logFailure(logger, "/responses", failure, text, inputs);
+    logFailure(logger, failure, text, inputs);
     if (failure.code === "model_not_supported") call.onModelRefused();
     return siwcFailureResponse(failure);
   }
