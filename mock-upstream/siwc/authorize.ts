@@ -215,6 +215,6 @@ function complete(siwc: SiwcContext, call: RouteCall, pending: PendingAuthorizat
     code,
     state: pending.state,
     ...(callbackClientId ? { client_id: callbackClientId } : {}),
-    scope: [...granted].sort().join(" "),
+    ...(siwc.settings.callbackScope ? { scope: [...granted].sort().join(" ") } : {}),
   });
 }

@@ -14,6 +14,8 @@ export const siwcSettingsSchema = z
     errorStyle: z.enum(["oauth", "nested"]),
     /** On reauthorization the callback echoes the issued client_id (default) or omits it. */
     reauthClientId: z.enum(["echo", "omit"]),
+    /** The authorize callback carries `scope` (default true; the client must not rely on it either way). */
+    callbackScope: z.boolean(),
     /** A refresh reply carries `scope` (default true). */
     refreshScope: z.boolean(),
     /** A refresh reply carries an `id_token` (default true). */
@@ -41,6 +43,7 @@ export const DEFAULT_SIWC_SETTINGS: SiwcSettings = {
   idTokenAud: "array",
   errorStyle: "oauth",
   reauthClientId: "echo",
+  callbackScope: true,
   refreshScope: true,
   refreshIdToken: true,
   reuseKillsFamily: true,

@@ -46,6 +46,13 @@ describe("authorize switches", () => {
     expect(decodeJwt(again.tokens.id_token!).sub).not.toBe(decodeJwt(first.tokens.id_token!).sub);
   });
 
+  it("callbackScope false: the callback carries no scope (the token reply still does)", async () => {
+    mock.siwc.configure({ callbackScope: false });
+    const callback = await decide(authorizeUrl(mock, newAttempt()), "approve");
+    expect(callback.searchParams.has("scope")).toBe(false);
+    expect(callback.searchParams.has("client_id")).toBe(true);
+  });
+
   it("reauthClientId omit: a reauthorization's callback carries no client_id", async () => {
     const first = await signInSiwc(mock);
     mock.siwc.configure({ reauthClientId: "omit" });
