@@ -64,3 +64,13 @@ describe("refuseMemoryStoreOnVercel", () => {
     expect(() => refuseMemoryStoreOnVercel({ NODE_ENV: "production" })).not.toThrow();
   });
 });
+
+describe("Sign in with ChatGPT on a hosting platform", () => {
+  it("says at start that SIWC will not start there (VERCEL=1 with siwc in LWC_SIGN_IN), whatever NODE_ENV", () => {
+    const env = { VERCEL: "1", LWC_SIGN_IN: "device, SIWC", LWC_SECRET: SECRET, ...UPSTASH };
+    expect(logged(env).filter((line) => line.level === "error").map((line) => line.message)).toEqual([expect.stringContaining("siwc")]);
+    expect(logged({ ...env, NODE_ENV: "production" }).some((line) => line.message.includes("LWC_SIGN_IN includes siwc"))).toBe(true);
+    expect(logged({ ...env, LWC_SIGN_IN: "device" })).toEqual([]);
+    expect(logged({ ...env, VERCEL: undefined })).toEqual([]);
+  });
+});

@@ -77,6 +77,9 @@ describe("GET /auth/callback refuses a state that is not this browser's open att
     expect((await browser.request("GET", forged.href)).status).toBe(400);
     forged.searchParams.delete("state");
     expect((await browser.request("GET", forged.href)).status).toBe(400);
+    const doubled = new URL(callbackUrl);
+    doubled.searchParams.append("state", "another");
+    expect((await browser.request("GET", doubled.href)).status).toBe(400);
     expect(harness.callsTo("token")).toEqual([]);
     // The real state still works.
     expect((await browser.request("GET", callbackUrl.href)).status).toBe(303);

@@ -153,7 +153,9 @@ export function createCallbackRoute(ctx: ServerContext, manager: SessionManager,
 
   return async (request) => {
     const query = new URL(request.url).searchParams;
-    const attempt = await takeAttempt(request, query.get("state"));
+    // One state, exactly: a duplicated parameter is refused, whichever copy is real.
+    const states = query.getAll("state");
+    const attempt = states.length === 1 ? await takeAttempt(request, states[0]!) : null;
     if (attempt === null) return stateInvalid();
     try {
       return await finish(request, attempt, query);
