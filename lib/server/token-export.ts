@@ -35,6 +35,13 @@ export function createTokenExport(ctx: ServerContext, manager: SessionManager) {
     if (!isAuthenticated(session)) {
       throw new ProviderAuthError("not_authenticated", "This request has no authenticated session");
     }
+    if (session.record.siwc) {
+      // Sign in with ChatGPT's terms allow its tokens for the connected application only.
+      throw new ProviderAuthError(
+        "token_export_not_available_with_siwc",
+        "Tokens of a Sign in with ChatGPT session are for this app only and are never exported",
+      );
+    }
     let record;
     try {
       record = await manager.freshTokens(session);

@@ -19,6 +19,7 @@ type ProviderAuthErrorCode =
   | "invalid_token"
   | "token_export_disabled"
   | "refresh_token_export_disabled"
+  | "token_export_not_available_with_siwc"
   | "network_error"
   | "models_request_failed"
   | "responses_request_failed"
