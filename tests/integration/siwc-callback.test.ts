@@ -69,6 +69,14 @@ describe("GET /auth/callback refuses a state that is not this browser's open att
     expect(harness.callsTo("token").length).toBe(1);
   });
 
+  it("lets one of two simultaneous callbacks with the same state through, and exchanges once", async () => {
+    const browser = harness.browser();
+    const { callbackUrl } = await browser.authorize();
+    const replies = await Promise.all([browser.request("GET", callbackUrl.href), browser.request("GET", callbackUrl.href)]);
+    expect(replies.map((reply) => reply.status).sort()).toEqual([303, 400]);
+    expect(harness.callsTo("token").length).toBe(1);
+  });
+
   it("answers 400 for an unknown or missing state, with no exchange", async () => {
     const browser = harness.browser();
     const { callbackUrl } = await browser.authorize();

@@ -70,7 +70,8 @@ export function createCallbackRoute(ctx: ServerContext, manager: SessionManager,
     const error = query.get("error");
     if (error !== null) {
       if (error === "access_denied") throw new SiwcFlowError("siwc_access_denied", "the person declined");
-      throw new SiwcFlowError("siwc_exchange_failed", `the authorize endpoint answered error=${error.slice(0, 60)}`);
+      // The value is the browser's to choose: only a code-shaped part of it reaches the log line.
+      throw new SiwcFlowError("siwc_exchange_failed", `the authorize endpoint answered error=${error.replace(/[^a-z_]/g, "").slice(0, 60)}`);
     }
     const code = query.get("code");
     if (!code) throw new SiwcFlowError("siwc_exchange_failed", "the callback carried no code");
