@@ -13,8 +13,9 @@ import { isSiwcFlowError, SiwcFlowError } from "./flow-error";
 import { SIWC_ERROR_MESSAGES } from "./messages";
 import { pageRedirect } from "./redirects";
 import { DYNAMIC_CLIENT_ID } from "./start";
-import type { Attempt, Registration } from "./store";
-import { exchangeCode, PLAN_USAGE_SCOPE, revokeRefreshToken, TokenEndpointError } from "./token-endpoint";
+import type { VerifiedIdentity } from "./id-token";
+import type { Attempt } from "./store";
+import { exchangeCode, PLAN_USAGE_SCOPE, revokeRefreshToken, TokenEndpointError, type GrantedTokens } from "./token-endpoint";
 
 /** What an issued client id may look like (and never the registration placeholder). */
 const ISSUED_CLIENT_ID = /^[A-Za-z0-9_-]{1,200}$/;
@@ -66,7 +67,8 @@ export function createCallbackRoute(ctx: ServerContext, manager: SessionManager,
     return returned;
   }
 
-  async function finish(request: Request, attempt: Attempt, query: URLSearchParams): Promise<Response> {
+  /** The code exchanged and the ID token verified, or a SiwcFlowError (tokens got meanwhile are revoked). */
+  async function exchange(attempt: Attempt, query: URLSearchParams): Promise<{ clientId: string; granted: GrantedTokens; identity: VerifiedIdentity }> {
     const error = query.get("error");
     if (error !== null) {
       if (error === "access_denied") throw new SiwcFlowError("siwc_access_denied", "the person declined");
@@ -79,7 +81,7 @@ export function createCallbackRoute(ctx: ServerContext, manager: SessionManager,
     const { issuer, apiBase } = siwc.options;
     const endpoints = await siwc.discovery.endpoints();
 
-    let granted;
+    let granted: GrantedTokens;
     try {
       granted = await exchangeCode(
         siwc.upstream,
@@ -92,41 +94,37 @@ export function createCallbackRoute(ctx: ServerContext, manager: SessionManager,
       const { status, codes, body } = error.failure;
       throw new SiwcFlowError("siwc_exchange_failed", `code exchange: status=${status ?? "none"} codes=${codes.join(",") || "none"}${body ? ` body=${JSON.stringify(body)}` : ""}`);
     }
-    const dropTokens = async () => {
+    try {
+      if (!granted.idToken) throw new SiwcFlowError("invalid_id_token", "the token reply carried no ID token");
+      const identity = await siwc.idTokens.verify(granted.idToken, { jwksUri: endpoints.jwks, issuer, clientId, nonce: attempt.nonce });
+      const saved = await siwc.store.registration(issuer, clientId);
+      if (saved?.subject !== undefined && saved.subject !== identity.subject) {
+        // Another person's account for this registration: the saved registration stays as it is.
+        throw new SiwcFlowError("account_mismatch", "the ID token's sub differs from the registration's");
+      }
+      await siwc.store.saveRegistration({
+        issuer,
+        clientId,
+        subject: identity.subject,
+        ...(identity.email ? { email: identity.email } : saved?.email ? { email: saved.email } : {}),
+        savedAt: options.now(),
+      });
+      return { clientId, granted, identity };
+    } catch (error) {
+      // Tokens that will not be kept are revoked, so no grant is left behind.
       if (granted.refreshToken && endpoints.revocation) {
         await revokeRefreshToken(siwc.upstream, endpoints.revocation, { clientId, refreshToken: granted.refreshToken });
       }
-    };
-    if (!granted.idToken) {
-      await dropTokens();
-      throw new SiwcFlowError("invalid_id_token", "the token reply carried no ID token");
-    }
-    let identity;
-    try {
-      identity = await siwc.idTokens.verify(granted.idToken, { jwksUri: endpoints.jwks, issuer, clientId, nonce: attempt.nonce });
-    } catch (error) {
-      await dropTokens();
       throw error;
     }
-    const saved = await siwc.store.registration(issuer, clientId);
-    if (saved?.subject !== undefined && saved.subject !== identity.subject) {
-      // Another person's account for this registration: the saved registration stays as it is.
-      await dropTokens();
-      throw new SiwcFlowError("account_mismatch", "the ID token's sub differs from the registration's");
-    }
-    const registration: Registration = {
-      issuer,
-      clientId,
-      subject: identity.subject,
-      ...(identity.email ? { email: identity.email } : saved?.email ? { email: saved.email } : {}),
-      savedAt: options.now(),
-    };
-    await siwc.store.saveRegistration(registration);
+  }
 
+  /** The signed-in session under a NEW session id; whatever session this browser held ends (its tokens revoked). */
+  async function signIn(request: Request, { clientId, granted, identity }: Awaited<ReturnType<typeof exchange>>): Promise<Response> {
     // Plan usage is granted by the token reply's scope, and by nothing else.
     const scopes = granted.scopes ?? [];
     const planUsage = scopes.includes(PLAN_USAGE_SCOPE);
-    const planNotice = planUsage && !(await siwc.store.noticeSeen(issuer, identity.subject));
+    const planNotice = planUsage && !(await siwc.store.noticeSeen(siwc.options.issuer, identity.subject));
     const now = options.now();
     const sessionExpiresAt = now + options.sessionTtlMs;
     const record: AuthenticatedRecord = {
@@ -136,7 +134,7 @@ export function createCallbackRoute(ctx: ServerContext, manager: SessionManager,
       expiresAt: sessionExpiresAt,
       state: "authenticated",
       tokens: {
-        idToken: granted.idToken,
+        idToken: granted.idToken!,
         accessToken: granted.accessToken,
         refreshToken: granted.refreshToken ?? "",
         // Without an access token there is nothing to refresh: the sign-in lasts the session.
@@ -145,7 +143,6 @@ export function createCallbackRoute(ctx: ServerContext, manager: SessionManager,
       account: { accountId: identity.subject, email: identity.email, plan: "unknown" },
       siwc: { clientId, subject: identity.subject, scopes, planUsage, ...(planNotice ? { planNotice } : {}) },
     };
-    // Whatever session this browser held ends (its tokens revoked); the sign-in gets a NEW session id.
     await manager.end(await manager.read(request));
     const sessionId = randomId();
     await ctx.sessions.save(sessionId, record);
@@ -159,7 +156,7 @@ export function createCallbackRoute(ctx: ServerContext, manager: SessionManager,
     const attempt = states.length === 1 ? await takeAttempt(request, states[0]!) : null;
     if (attempt === null) return stateInvalid();
     try {
-      return await finish(request, attempt, query);
+      return await signIn(request, await exchange(attempt, query));
     } catch (error) {
       if (!isSiwcFlowError(error)) throw error;
       options.logger.warn(`${LOG_PREFIX} SIWC sign-in failed: ${error.code} (${error.logDetail})`);

@@ -11,7 +11,7 @@ const CLOCK_TOLERANCE_SECONDS = 5;
 const JWKS_CACHE_MS = 10 * 60_000;
 const JWKS_REFETCH_MIN_MS = 30_000;
 
-interface VerifiedIdentity {
+export interface VerifiedIdentity {
   subject: string;
   email: string;
 }

@@ -23,7 +23,7 @@ const TERMINAL_REFRESH_CODES = new Set([
 ]);
 
 /** What a token reply carried, checked. Times are epoch ms. */
-interface GrantedTokens {
+export interface GrantedTokens {
   accessToken: string;
   refreshToken?: string;
   idToken?: string;
