@@ -164,3 +164,28 @@ describe("POST /siwc/notice and the one-time plan notice", () => {
     expect(await browser.session()).toMatchObject({ siwc: { showPlanNotice: true } });
   });
 });
+
+describe("two instances of one deployment (one store)", () => {
+  it("refresh a SIWC login once between them, and the other instance finds the rotated tokens", async () => {
+    const other = await startSiwcHarness({ sharedMock: harness.mock, handler: { sessionStore: harness.store } });
+    try {
+      const here = await signedIn();
+      const there = other.browser();
+      there.cookies.set("lwc_session", here.cookies.get("lwc_session")!);
+      advance(NEAR_EXPIRY_MS);
+      other.clock.advance(NEAR_EXPIRY_MS);
+      const replies = await Promise.all([
+        here.request("GET", "/api/provider/status"),
+        there.request("GET", "/api/provider/status"),
+        here.request("GET", "/api/provider/status"),
+        there.request("GET", "/api/provider/status"),
+      ]);
+      expect(replies.map((reply) => reply.json<{ status: string }>().status)).toEqual(Array(4).fill("authenticated"));
+      const all = [...harness.callsTo("token"), ...other.callsTo("token")].filter((call) => call.form?.get("grant_type") === "refresh_token");
+      expect(all.length).toBe(1);
+      expect(all[0]!.status).toBe(200);
+    } finally {
+      await other.close();
+    }
+  });
+});

@@ -5,7 +5,7 @@
  */
 import { request as httpRequest } from "node:http";
 import { decide } from "@/mock-upstream/siwc/test-flow";
-import { startMockUpstream } from "@/mock-upstream/server";
+import { startMockUpstream, type MockUpstream } from "@/mock-upstream/server";
 import type { ProviderHandlerOptions, SiwcOptions } from "@/lib/server/options";
 import { BASE, createEvidence, startHarness, type Harness } from "./harness";
 
@@ -31,9 +31,14 @@ const ENDPOINT_PATHS = {
   discovery: "/siwc/.well-known/openid-configuration",
 };
 
-/** A handler with SIWC on (device too) against a fresh mock; `siwc` and `handler` add or change options. */
-export async function startSiwcHarness(options: { siwc?: SiwcOptions; handler?: ProviderHandlerOptions } = {}): Promise<SiwcHarness> {
-  const mock = await startMockUpstream();
+/**
+ * A handler with SIWC on (device too) against a fresh mock; `siwc` and `handler` add or change
+ * options. `sharedMock` (with `handler.sessionStore`) makes another instance of the same deployment.
+ */
+export async function startSiwcHarness(
+  options: { siwc?: SiwcOptions; handler?: ProviderHandlerOptions; sharedMock?: MockUpstream } = {},
+): Promise<SiwcHarness> {
+  const mock = options.sharedMock ?? (await startMockUpstream());
   const evidence = createEvidence();
   const calls: UpstreamCall[] = [];
   const recording: typeof fetch = async (input, init) => {
@@ -67,7 +72,7 @@ export async function startSiwcHarness(options: { siwc?: SiwcOptions; handler?: 
     browser: (host = "127.0.0.1") => new SiwcBrowser(harness, host),
     async close() {
       await harness.close();
-      await mock.close();
+      if (!options.sharedMock) await mock.close();
     },
   };
 }
