@@ -142,6 +142,16 @@ describe("GET /auth/callback failures go back to the page with ?signin_error=", 
     expect((await browser.session()).status).toBe("unauthenticated");
   });
 
+  for (const bad of ["id_token_bad_signature", "id_token_wrong_issuer", "id_token_wrong_audience", "id_token_wrong_nonce", "id_token_expired"] as const) {
+    it(`an ID token with ${bad.replace("id_token_", "").replaceAll("_", " ")}: invalid_id_token, its refresh token revoked`, async () => {
+      harness.mock.siwc.arm({ switch: bad });
+      const browser = harness.browser();
+      expect((await browser.signIn()).location).toBe("/?signin_error=invalid_id_token");
+      expect((await browser.session()).status).toBe("unauthenticated");
+      expect(harness.callsTo("revoke").map((call) => call.status)).toEqual([200]);
+    });
+  }
+
   it("keys that cannot be had (JWKS 5xx or empty): identity_verification_unavailable", async () => {
     harness.mock.siwc.arm({ switch: "jwks_server_error" });
     expect((await harness.browser().signIn()).location).toBe("/?signin_error=identity_verification_unavailable");
