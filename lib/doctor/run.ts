@@ -38,6 +38,13 @@ export async function runDoctor(options: DoctorOptions): Promise<CheckResult[]> 
     { check: "codex base URL", url: `${resolved.upstream.codexBaseUrl}/models?client_version=${encodeURIComponent(resolved.upstream.clientVersion)}` },
     { check: "verification URL", url: resolved.upstream.verificationUrl },
   ];
+  if (resolved.signIn.siwc) {
+    // Sign in with ChatGPT (LWC_SIGN_IN has siwc): its issuer's discovery document and its API (401 without a sign-in).
+    targets.push(
+      { check: "SIWC issuer", url: `${resolved.signIn.siwc.issuer}/.well-known/openid-configuration` },
+      { check: "SIWC API base", url: `${resolved.signIn.siwc.apiBase}/models` },
+    );
+  }
   if (resolved.realtime.enabled && [...resolved.realtime.transports].some((transport) => transport !== "codex")) {
     targets.push({ check: "ChatGPT URL", url: resolved.realtime.chatgptUrl });
   }

@@ -157,6 +157,16 @@ describe("the upstream URL checks", () => {
     expect(row(results, "codex base URL")).toMatchObject({ status: "warn", detail: expect.stringMatching(/HTTP 503/) });
   });
 
+  it("the SIWC issuer and API base are checked when LWC_SIGN_IN has siwc", async () => {
+    const siwc = { LWC_SIGN_IN: "device,siwc", LWC_SIWC_ISSUER: mock.siwcIssuer, LWC_SIWC_API_BASE: mock.siwcApiBase };
+    const results = await doctor({ env: env(siwc) });
+    expect(row(results, "SIWC issuer")).toMatchObject({ status: "ok", detail: expect.stringMatching(/HTTP 200/) });
+    expect(row(results, "SIWC API base").status).toBe("ok");
+    const unreachable = await doctor({ env: env({ ...siwc, LWC_SIWC_ISSUER: await closedPortUrl() }) });
+    expect(row(unreachable, "SIWC issuer").status).toBe("fail");
+    expect((await doctor({ env: env() })).some((result) => result.check.startsWith("SIWC"))).toBe(false);
+  });
+
   it("the ChatGPT URL is checked when a web voice transport is on", async () => {
     const results = await doctor({ env: env({ LWC_REALTIME_TRANSPORTS: "codex,vp" }) });
     expect(row(results, "ChatGPT URL").status).toBe("ok");
