@@ -189,3 +189,43 @@ describe("two instances of one deployment (one store)", () => {
     }
   });
 });
+
+describe("the plan notice dismissed while a refresh runs", () => {
+  it("waits for the refresh, so the rotated tokens are kept and the session goes on", async () => {
+    let markStarted!: () => void;
+    const refreshStarted = new Promise<void>((resolve) => (markStarted = resolve));
+    let releaseRefresh!: () => void;
+    const refreshReleased = new Promise<void>((resolve) => (releaseRefresh = resolve));
+    let gate = false;
+    const gatedFetch: typeof fetch = async (input, init) => {
+      const refresh = typeof init?.body === "string" && init.body.includes("grant_type=refresh_token");
+      if (gate && refresh) {
+        markStarted();
+        await refreshReleased;
+      }
+      return fetch(input, init);
+    };
+    const gated = await startSiwcHarness({ handler: { upstream: { fetch: gatedFetch } } });
+    try {
+      const browser = gated.browser();
+      expect((await browser.signIn()).location).toBe("/");
+      gate = true;
+      gated.clock.advance(NEAR_EXPIRY_MS);
+      gated.mock.siwc.advanceClock(NEAR_EXPIRY_MS / 1000);
+      const status = browser.request("GET", "/api/provider/status");
+      await refreshStarted;
+      const notice = browser.post("/siwc/notice", { origin: browser.origin });
+      releaseRefresh();
+      expect((await status).json()).toMatchObject({ status: "authenticated" });
+      expect((await notice).status).toBe(204);
+      expect(await browser.session()).toMatchObject({ status: "authenticated", siwc: { showPlanNotice: false } });
+      // The rotated refresh token was kept: the next refresh works.
+      gated.clock.advance(NEAR_EXPIRY_MS);
+      gated.mock.siwc.advanceClock(NEAR_EXPIRY_MS / 1000);
+      expect((await browser.request("GET", "/api/provider/status")).json()).toMatchObject({ status: "authenticated" });
+      expect(findLeakedTokens(gated.evidence)).toEqual([]);
+    } finally {
+      await gated.close();
+    }
+  });
+});

@@ -5,8 +5,6 @@ import type { RouteHandler } from "../router";
 import type { SessionManager } from "../session-manager";
 import type { SiwcClient } from "./client";
 
-const SAVE_TRIES = 3;
-
 /**
  * POST {api}/siwc/notice: the one-time plan notice was seen. Remembered per account (issuer and
  * `sub`) on the server, so no later sign-in of that account shows it; the session's own flag is
@@ -14,16 +12,18 @@ const SAVE_TRIES = 3;
  */
 export function createNoticeRoute(ctx: ServerContext, manager: SessionManager, siwc: SiwcClient): RouteHandler {
   return async (request) => {
-    let session = await manager.read(request);
+    const session = await manager.read(request);
     if (session?.record.state !== "authenticated" || !session.record.siwc) return errorResponse(401, "not_authenticated");
     await siwc.store.markNoticeSeen(siwc.options.issuer, session.record.siwc.subject);
-    // Written over the record read (a refresh may rotate it meanwhile: then read again and retry).
-    for (let attempt = 0; attempt < SAVE_TRIES && session?.record.state === "authenticated" && session.record.siwc?.planNotice; attempt += 1) {
-      const { record, sealed } = session;
-      const cleared = { ...record, siwc: { ...record.siwc!, planNotice: false } };
-      if (sealed === undefined || (await ctx.sessions.saveIfUnchanged(session.id, sealed, cleared))) break;
-      session = await manager.read(request);
-    }
+    if (!session.record.siwc.planNotice) return new Response(null, { status: 204 });
+    // Under the login's refresh lock, so a refresh saving rotated tokens never finds the record
+    // changed under it (it would take that for a sign-out and drop the new tokens).
+    await ctx.refresher.exclusive(session.record.loginId, async () => {
+      const current = await ctx.sessions.loadSealed(session.id);
+      if (current?.record.state !== "authenticated" || !current.record.siwc) return;
+      const cleared = { ...current.record, siwc: { ...current.record.siwc, planNotice: false } };
+      await ctx.sessions.saveIfUnchanged(session.id, current.sealed, cleared);
+    });
     return new Response(null, { status: 204 });
   };
 }
