@@ -1,5 +1,5 @@
 import type { NextConfig } from "next";
-import { apiRewrites, callbackRewrites } from "./lib/api-rewrites";
+import { apiRewrites, callbackRedirects } from "./lib/api-rewrites";
 import { normalizeApiBasePath, normalizeAppBasePath } from "./lib/client/base-path";
 import { STATIC_SECURITY_HEADERS } from "./lib/security-headers";
 
@@ -17,7 +17,11 @@ const nextConfig: NextConfig = {
   ...(process.env.LWC_DIST_DIR?.trim() ? { distDir: process.env.LWC_DIST_DIR.trim() } : {}),
   env: { LWC_BASE_PATH: basePath, LWC_API_BASE_PATH: apiBasePath },
   async rewrites() {
-    return [...apiRewrites(apiBasePath), ...callbackRewrites(basePath)];
+    return apiRewrites(apiBasePath);
+  },
+  // Sign in with ChatGPT's callback, fixed at the site's root, reaches app/auth/callback under LWC_BASE_PATH.
+  async redirects() {
+    return callbackRedirects(basePath);
   },
   async headers() {
     return [{ source: "/:path*", headers: STATIC_SECURITY_HEADERS }];

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { apiRewrites, callbackRewrites } from "./api-rewrites";
+import { apiRewrites, callbackRedirects } from "./api-rewrites";
 
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -35,10 +35,8 @@ describe("LWC_API_BASE_PATH's rewrite onto the route folder app/api/provider", (
     const both = await nextConfigWith({ LWC_BASE_PATH: "/chat-app", LWC_API_BASE_PATH: "/api/chatgpt" });
     expect(both.basePath).toBe("/chat-app");
     expect(both.env).toMatchObject({ LWC_BASE_PATH: "/chat-app", LWC_API_BASE_PATH: "/api/chatgpt" });
-    expect(await both.rewrites!()).toEqual([
-      { source: "/api/chatgpt/:path+", destination: "/api/provider/:path+" },
-      { source: "/auth/callback", destination: "/chat-app/auth/callback", basePath: false },
-    ]);
+    expect(await both.rewrites!()).toEqual([{ source: "/api/chatgpt/:path+", destination: "/api/provider/:path+" }]);
+    expect(await both.redirects!()).toEqual([{ source: "/auth/callback", destination: "/chat-app/auth/callback", basePath: false, permanent: false }]);
   });
 
   it("refuses a bad path when the build reads next.config.ts", async () => {
@@ -47,11 +45,12 @@ describe("LWC_API_BASE_PATH's rewrite onto the route folder app/api/provider", (
 });
 
 describe("Sign in with ChatGPT's callback at the site's root", () => {
-  it("needs no rewrite without LWC_BASE_PATH (app/auth/callback is /auth/callback)", () => {
-    expect(callbackRewrites("")).toEqual([]);
+  it("needs no redirect without LWC_BASE_PATH (app/auth/callback is /auth/callback)", async () => {
+    expect(callbackRedirects("")).toEqual([]);
+    expect(await (await nextConfigWith({ LWC_BASE_PATH: "" })).redirects!()).toEqual([]);
   });
 
-  it("is brought under LWC_BASE_PATH by one rewrite outside it", () => {
-    expect(callbackRewrites("/chat-app")).toEqual([{ source: "/auth/callback", destination: "/chat-app/auth/callback", basePath: false }]);
+  it("is sent under LWC_BASE_PATH by one temporary redirect outside it (Next allows no internal rewrite out of its basePath)", () => {
+    expect(callbackRedirects("/chat-app")).toEqual([{ source: "/auth/callback", destination: "/chat-app/auth/callback", basePath: false, permanent: false }]);
   });
 });

@@ -15,11 +15,12 @@ export function apiRewrites(apiBasePath: string): { source: string; destination:
 
 /**
  * Sign in with ChatGPT's callback must be `/auth/callback` at the site's root, whatever
- * LWC_BASE_PATH is: under a basePath one rewrite (outside it: `basePath: false`) brings it to the
- * route file app/auth/callback, which Next serves at `{LWC_BASE_PATH}/auth/callback`. The handler
- * sees `/auth/callback` either way. None at the root.
+ * LWC_BASE_PATH is. Under a basePath Next serves nothing outside it, and a rewrite out of it may
+ * only point to another site, so one redirect (outside the basePath: `basePath: false`; temporary,
+ * the query passed on as Next does) sends the browser to the route file app/auth/callback at
+ * `{LWC_BASE_PATH}/auth/callback`. The handler sees `/auth/callback` either way. None at the root.
  */
-export function callbackRewrites(appBasePath: string): { source: string; destination: string; basePath: false }[] {
+export function callbackRedirects(appBasePath: string): { source: string; destination: string; basePath: false; permanent: false }[] {
   if (appBasePath === "") return [];
-  return [{ source: "/auth/callback", destination: `${appBasePath}/auth/callback`, basePath: false }];
+  return [{ source: "/auth/callback", destination: `${appBasePath}/auth/callback`, basePath: false, permanent: false }];
 }
