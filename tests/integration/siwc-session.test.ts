@@ -81,11 +81,12 @@ describe("refresh of a SIWC session", () => {
     });
   }
 
-  it("a refreshed ID token naming another account ends the login", async () => {
+  it("a refreshed ID token naming another account ends the login, and the refresh token it came with is revoked", async () => {
     const browser = await signedIn();
     harness.mock.siwc.arm({ switch: "refresh_other_account" });
     advance(NEAR_EXPIRY_MS);
     expect((await browser.request("GET", "/api/provider/status")).json()).toMatchObject({ status: "expired", error: "refresh_token_invalid" });
+    expect(harness.callsTo("revoke").map((call) => call.status)).toEqual([200]);
   });
 
   it("keeps the previous scopes when the refresh reply has none", async () => {

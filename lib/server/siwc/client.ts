@@ -60,19 +60,23 @@ export function createSiwcClient({ options, upstream, store, sealer, logger, now
     if (granted.accessToken === "") throw new ProviderAuthError("token_refresh_failed", "Token refresh reply had no access token");
     let idToken = current.tokens.idToken;
     if (granted.idToken !== undefined) {
+      let why: string | undefined;
       try {
         const identity = await idTokens.verify(granted.idToken, { jwksUri: endpoints.jwks, issuer: options.issuer, clientId: siwc.clientId });
-        if (identity.subject !== siwc.subject) {
-          throw new ProviderAuthError("refresh_token_invalid", "The refreshed ID token names another account");
-        }
-        idToken = granted.idToken;
+        if (identity.subject === siwc.subject) idToken = granted.idToken;
+        else why = "The refreshed ID token names another account";
       } catch (error) {
         if (!isSiwcFlowError(error)) throw error;
-        if (error.code !== "identity_verification_unavailable") {
-          throw new ProviderAuthError("refresh_token_invalid", "The refreshed ID token did not verify");
-        }
+        if (error.code !== "identity_verification_unavailable") why = "The refreshed ID token did not verify";
         // The keys cannot be had now: keep the rotated tokens (the old refresh token is spent) and the old ID token.
-        logger.warn(`${LOG_PREFIX} SIWC refresh: the new ID token could not be verified yet (${error.logDetail}); keeping the previous one`);
+        else logger.warn(`${LOG_PREFIX} SIWC refresh: the new ID token could not be verified yet (${error.logDetail}); keeping the previous one`);
+      }
+      if (why !== undefined) {
+        // The login ends: the refresh token just issued must not outlive it.
+        if (granted.refreshToken && endpoints.revocation) {
+          await revokeRefreshToken(upstream, endpoints.revocation, { clientId: siwc.clientId, refreshToken: granted.refreshToken });
+        }
+        throw new ProviderAuthError("refresh_token_invalid", why);
       }
     }
     const scopes = granted.scopes ?? siwc.scopes;
