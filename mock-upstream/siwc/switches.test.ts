@@ -1,7 +1,7 @@
 import { createRemoteJWKSet, decodeJwt, jwtVerify } from "jose";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startMockUpstream, type MockUpstream } from "../server";
-import { authorizeUrl, decide, exchangeCode, newAttempt, refreshSiwc, revokeSiwc, signInSiwc, type SiwcTokenReply } from "./test-flow";
+import { authorizeUrl, decide, exchangeCode, newAttempt, postSiwcResponses, refreshSiwc, revokeSiwc, signInSiwc, siwcBody, type SiwcTokenReply } from "./test-flow";
 
 let mock: MockUpstream;
 beforeAll(async () => {
@@ -136,6 +136,19 @@ describe("token endpoint switches", () => {
     mock.siwc.arm({ switch: "refresh_other_account" });
     const other = (await (await refreshSiwc(mock, clientId, bare.refresh_token!)).json()) as SiwcTokenReply;
     expect(decodeJwt(other.id_token!).sub).not.toBe(decodeJwt(tokens.id_token!).sub);
+  });
+
+  it("refresh_without_plan_usage: the refresh reply's scope and access token lack chatgpt.tokens.use.direct, and so does the grant from then on", async () => {
+    const { clientId, tokens } = await signInSiwc(mock);
+    mock.siwc.arm({ switch: "refresh_without_plan_usage" });
+    const reduced = (await (await refreshSiwc(mock, clientId, tokens.refresh_token!)).json()) as SiwcTokenReply;
+    expect(reduced.scope).toBe("email offline_access openid profile resource.invoke");
+    expect(decodeJwt(reduced.access_token).scope).not.toContain("chatgpt.tokens.use.direct");
+    expect((await postSiwcResponses(mock, reduced.access_token, siwcBody())).status).toBe(401);
+    // The switch fired once, but the grant stays reduced.
+    const next = (await (await refreshSiwc(mock, clientId, reduced.refresh_token!)).json()) as SiwcTokenReply;
+    expect(next.scope).not.toContain("chatgpt.tokens.use.direct");
+    expect(mock.siwc.snapshot().switches).toEqual([]);
   });
 
   it("earliest_refresh_at: epoch seconds, an ISO string or null; aud a string when set so", async () => {

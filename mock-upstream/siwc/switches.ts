@@ -23,6 +23,8 @@ export const SIWC_SWITCHES = [
   "token_drop_after_rotation",
   /** A refresh reply whose id_token names another sub. */
   "refresh_other_account",
+  /** A refresh whose grant (reply scope, access token, and every later refresh) lacks chatgpt.tokens.use.direct. */
+  "refresh_without_plan_usage",
   // The next token reply's id_token fails one check (the rest of the reply is fine)
   "id_token_bad_signature",
   "id_token_wrong_issuer",

@@ -3,7 +3,7 @@ import type { RouteCall } from "../context";
 import { delayUnlessClosed, isRecord, sendJson } from "../http-util";
 import { OPENAI_RESOURCE, type SiwcContext, type SiwcHandler } from "./context";
 import { mintTokenResponse } from "./mint";
-import { DYNAMIC_CLIENT_ID } from "./state";
+import { DYNAMIC_CLIENT_ID, PLAN_USE_SCOPE } from "./state";
 import type { SiwcSwitch } from "./switches";
 
 /** Error code -> HTTP status at the token endpoint (the real statuses are not documented). */
@@ -101,6 +101,8 @@ async function refresh(siwc: SiwcContext, call: RouteCall, form: Record<string, 
   }
   record.used = true;
   family.rotations += 1;
+  // The person took plan usage back: this reply and the family's later ones are granted without it.
+  if (siwc.switches.take("refresh_without_plan_usage")) family.scopes = family.scopes.filter((scope) => scope !== PLAN_USE_SCOPE);
   const otherSub = siwc.switches.take("refresh_other_account") ? siwc.state.account("someone-else@example.com").sub : undefined;
   const reply = await mintTokenResponse(siwc, {
     family,
