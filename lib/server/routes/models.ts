@@ -10,7 +10,7 @@ import { jsonResponse, passedOnCode } from "../json";
 import type { RouteHandler } from "../router";
 import { isAuthenticated, type AuthenticatedRecord } from "../session-record";
 import type { SessionManager } from "../session-manager";
-import { isSiwcRecord, siwcFailureResponse, siwcGate } from "./siwc-proxy";
+import { isSiwcRecord, siwcFailureResponse, siwcGate, siwcGateAfterRefresh } from "./siwc-proxy";
 
 export const NOT_AUTHENTICATED_MESSAGE = "Sign in first: this request has no authenticated session.";
 
@@ -57,6 +57,11 @@ export function createModelsRoute(ctx: ServerContext, manager: SessionManager, c
     try {
       // Refreshes tokens near expiry even when the list itself comes from the cache.
       const fresh = await manager.freshTokens(session);
+      // A refresh may grant less than the sign-in did: plan usage is checked again on the record it left.
+      if (isSiwcRecord(session.record)) {
+        const gate = siwcGateAfterRefresh(ctx, fresh, { models: [] });
+        if ("response" in gate) return gate.response;
+      }
       const models = await cache.get(modelsCacheKey(fresh), () => fetchAccountModels(ctx, manager, session, fresh));
       const details = models.map((model) => detailsOf(fresh, model, ctx.options.upstream.clientVersion));
       // `models` holds what can be used; a model gated above our client version is only described.

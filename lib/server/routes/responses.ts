@@ -27,7 +27,7 @@ import { isEventStream, unexpectedContentTypeResponse, upstreamFailureResponse }
 import { describeProviderErrorForLog } from "../upstream-log";
 import { guardUpstreamStream } from "../upstream-stream";
 import { NOT_AUTHENTICATED_MESSAGE } from "./models";
-import { callSiwcResponses, isSiwcRecord, siwcFailureResponse, siwcGate } from "./siwc-proxy";
+import { callSiwcResponses, isSiwcRecord, siwcFailureResponse, siwcGate, siwcGateAfterRefresh } from "./siwc-proxy";
 
 const WEB_SEARCH_DISABLED_MESSAGE = "Web search is turned off on this server (LWC_WEB_SEARCH=off).";
 
@@ -70,8 +70,9 @@ function isAbort(error: unknown): boolean {
 /**
  * POST /responses. Checks, in order: session (401), for a SIWC session SIWC on and plan usage granted
  * (403), headers (400), body size (413), body shape (400), web search turned off (403), for a SIWC
- * session the fields its backend refuses (400 `unsupported_field`), allowed model (403), per-session
- * rate limit (429); then refresh if near expiry. A SIWC session then goes to its own API
+ * session the fields its backend refuses (400 `unsupported_field`) and plan usage again on the record
+ * a refresh near expiry leaves (403), allowed model (403), per-session rate limit (429); then refresh
+ * if near expiry. A SIWC session then goes to its own API
  * (./siwc-proxy.ts, no retries). Otherwise normalise, and
  * stream the upstream reply through unbuffered (`stream: true`) or answer it as one JSON object
  * (`stream` absent or false). Upstream 401 → one forced refresh and retry; a rejected service tier →
@@ -118,8 +119,21 @@ export function createResponsesRoute(
       return errorResponse(400, "unsupported_field", { param, message });
     }
 
+    // A SIWC session: a refresh may bring back a narrower grant, so the record the upstream calls go
+    // with (the model list's too) is refreshed first when near expiry and must still grant plan usage.
+    let current = session;
+    if (siwc) {
+      try {
+        current = { id: session.id, record: await manager.freshTokens(session) };
+      } catch (error) {
+        return preflightFailure(error);
+      }
+      const gate = siwcGateAfterRefresh(ctx, current.record);
+      if ("response" in gate) return gate.response;
+    }
+
     try {
-      if (!(await isModelAllowed(session, model))) return errorResponse(403, "model_not_allowed", { model });
+      if (!(await isModelAllowed(current, model))) return errorResponse(403, "model_not_allowed", { model });
     } catch (error) {
       return preflightFailure(error);
     }
@@ -134,21 +148,23 @@ export function createResponsesRoute(
 
     let record: AuthenticatedRecord;
     try {
-      record = await manager.freshTokens(session);
+      record = await manager.freshTokens(current);
     } catch (error) {
       return preflightFailure(error);
     }
 
     if (siwc) {
-      // Never the device route's upstream for a SIWC token (a refresh keeps the record's kind).
-      if (!siwcBody?.ok || !isSiwcRecord(record)) throw new Error("a SIWC session's record lost its siwc part");
-      const payload = await withEffortForModel(siwcBody.body, () => cachedAccountModels(ctx, manager, cache, session));
+      if (!siwcBody?.ok) throw new Error("a SIWC body was not prepared");
+      // The record this call goes with, gated again should it have been refreshed once more.
+      const gate = siwcGateAfterRefresh(ctx, record);
+      if ("response" in gate) return gate.response;
+      const payload = await withEffortForModel(siwcBody.body, () => cachedAccountModels(ctx, manager, cache, current));
       return callSiwcResponses(ctx, request, {
-        record,
-        apiBase: siwc.apiBase,
+        record: gate.record,
+        apiBase: gate.apiBase,
         payload,
         original: body.body,
-        onModelRefused: () => cache.forget(modelsCacheKey(record)),
+        onModelRefused: () => cache.forget(modelsCacheKey(gate.record)),
       });
     }
 

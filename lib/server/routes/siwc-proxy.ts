@@ -58,6 +58,20 @@ export function siwcGate(
   return { apiBase };
 }
 
+/**
+ * siwcGate on a SIWC session's record as a refresh left it (the token reply's scopes decide plan
+ * usage, and a refresh may grant less than the sign-in did). A refresh never changes a record's kind.
+ */
+export function siwcGateAfterRefresh(
+  ctx: ServerContext,
+  record: AuthenticatedRecord,
+  extra: Record<string, unknown> = {},
+): { apiBase: string; record: SiwcRecord } | { response: Response } {
+  if (!isSiwcRecord(record)) throw new Error("a SIWC session's record lost its siwc part");
+  const gate = siwcGate(ctx, record, extra);
+  return "response" in gate ? gate : { ...gate, record };
+}
+
 /** Our reply for a refusal of the SIWC API: its status, our code and sentence, and what else is known. */
 export function siwcFailureResponse(failure: SiwcFailure, extra: Record<string, unknown> = {}): Response {
   const fields: Record<string, unknown> = { ...extra, message: failure.message, status: failure.status };
