@@ -95,11 +95,30 @@ describe("GET /auth/callback refuses a state that is not this browser's open att
 
   it("answers 400 when another browser brings the callback (login CSRF), and the starter can still finish", async () => {
     const victim = harness.browser();
-    const { callbackUrl } = await (await harness.browser()).authorize();
-    // The attacker's code and state reach the victim's browser (no binding cookie of that attempt).
+    const starter = harness.browser();
+    const { callbackUrl } = await starter.authorize();
+    // The starter's code and state reach another browser (without that attempt's binding cookie).
     expect((await victim.request("GET", callbackUrl.href)).status).toBe(400);
     expect(await victim.session()).toMatchObject({ status: "unauthenticated" });
     expect(harness.callsTo("token")).toEqual([]);
+    // The attempt was not used up by the refusal: its own browser finishes it.
+    expect((await starter.request("GET", callbackUrl.href)).location).toBe("/");
+    expect(await starter.session()).toMatchObject({ status: "authenticated", signIn: "siwc" });
+  });
+
+  it("decides plan usage by the token reply's scope alone, never the callback's", async () => {
+    const identityOnly = harness.browser();
+    const { callbackUrl: granted } = await identityOnly.authorize("identity_only");
+    // The callback's own scope claims plan usage; the token reply (identity only) does not grant it.
+    granted.searchParams.set("scope", "openid profile email offline_access resource.invoke chatgpt.tokens.use.direct");
+    expect((await identityOnly.request("GET", granted.href)).location).toBe("/");
+    expect(await identityOnly.session()).toMatchObject({ siwc: { planUsage: false } });
+
+    const full = harness.browser();
+    const { callbackUrl: approved } = await full.authorize("approve", "?new=1");
+    approved.searchParams.set("scope", "openid profile email");
+    expect((await full.request("GET", approved.href)).location).toBe("/");
+    expect(await full.session()).toMatchObject({ siwc: { planUsage: true } });
   });
 
   it("answers 400 for a state older than 10 minutes", async () => {

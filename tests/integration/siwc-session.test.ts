@@ -149,6 +149,8 @@ describe("POST /siwc/notice and the one-time plan notice", () => {
   it("waits for the first sign-in that grants plan usage (identity only first, then Enable plan usage)", async () => {
     const browser = await signedIn("identity_only");
     expect(await browser.session()).toMatchObject({ siwc: { planUsage: false, showPlanNotice: false } });
+    // A dismissal without plan usage (no notice was shown) records nothing.
+    expect((await browser.post("/siwc/notice", { origin: browser.origin })).status).toBe(204);
     const { callbackUrl, authorizeUrl } = await browser.authorize("approve", "?consent=1");
     expect(authorizeUrl.searchParams.get("prompt")).toBe("consent");
     expect((await browser.request("GET", callbackUrl.href)).location).toBe("/");
@@ -157,7 +159,7 @@ describe("POST /siwc/notice and the one-time plan notice", () => {
 
   it("answers 401 without a SIWC session and 403 from another origin", async () => {
     const stranger = harness.browser();
-    expect((await stranger.post("/siwc/notice")).json()).toMatchObject({ error: "not_authenticated" });
+    expect((await stranger.post("/siwc/notice")).json()).toMatchObject({ error: "not_authenticated", message: expect.any(String) });
     const browser = await signedIn();
     const forged = await browser.post("/siwc/notice", { origin: "https://evil.example" });
     expect(forged.status).toBe(403);

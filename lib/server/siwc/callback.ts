@@ -1,4 +1,5 @@
 import "server-only";
+import { timingSafeEqual } from "node:crypto";
 import { LOG_PREFIX } from "@/lib/logger";
 import type { ServerContext } from "../context";
 import { serializeSessionCookie } from "../cookies";
@@ -20,7 +21,12 @@ import { exchangeCode, PLAN_USAGE_SCOPE, revokeRefreshToken, TokenEndpointError,
 /** What an issued client id may look like (and never the registration placeholder). */
 const ISSUED_CLIENT_ID = /^[A-Za-z0-9_-]{1,200}$/;
 
-const sameText = (a: string, b: string) => a.length === b.length && Buffer.from(a).equals(Buffer.from(b));
+/** Constant-time equality of two strings. */
+function sameText(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
 
 /**
  * GET /auth/callback (the app's root, outside the API's base path): finishes a SIWC sign-in.
