@@ -45,6 +45,7 @@ describe("prepareSiwcResponsesBody", () => {
     const result = prepareSiwcResponsesBody({ ...minimal(), [field]: field === "metadata" ? {} : 1 });
     expect(result.ok).toBe(false);
     if (!result.ok) {
+      expect(result.refusal.code).toBe("unsupported_field");
       expect(result.refusal.param).toBe(field);
       expect(result.refusal.message).toContain(field);
     }
@@ -56,8 +57,15 @@ describe("prepareSiwcResponsesBody", () => {
     expect(out).not.toHaveProperty("temperature");
   });
 
+  it("refuses image generation as a feature not available (not a field to fix), before any refused field", () => {
+    const result = prepareSiwcResponsesBody({ ...minimal(), temperature: 1, tools: [{ type: "web_search" }, { type: "image_generation" }] });
+    expect(result).toEqual({
+      ok: false,
+      refusal: { code: "not_available_with_siwc", param: "tools[1]", message: expect.stringMatching(/Image generation is not available/) },
+    });
+  });
+
   it.each([
-    [{ type: "image_generation" }, /Image generation/],
     [{ type: "function", name: "f", parameters: {} }, /namespace/],
     [{ type: "custom", name: "c" }, /namespace/],
     [{ type: "file_search" }, /"file_search"/],
@@ -69,6 +77,7 @@ describe("prepareSiwcResponsesBody", () => {
     const result = prepareSiwcResponsesBody({ ...minimal(), tools: [{ type: "web_search" }, tool] });
     expect(result.ok).toBe(false);
     if (!result.ok) {
+      expect(result.refusal.code).toBe("unsupported_field");
       expect(result.refusal.param).toBe("tools[1]");
       expect(result.refusal.message).toMatch(message);
     }

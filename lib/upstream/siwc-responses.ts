@@ -47,16 +47,29 @@ interface SiwcBodyOptions {
   instructionsMode?: InstructionsMode;
 }
 
-/** A field the backend would refuse: named (`param`, as the backend names it) and explained. */
+/**
+ * What the backend would refuse: named (`param`, as the backend names it) and explained. `code`:
+ * `not_available_with_siwc` for a feature plan usage does not offer (image generation, like voice),
+ * `unsupported_field` for a field or tool the request can do without.
+ */
 interface SiwcBodyRefusal {
+  code: "unsupported_field" | "not_available_with_siwc";
   param: string;
   message: string;
 }
 
 type Prepared = { ok: true; body: Record<string, unknown> & { model: string } } | { ok: false; refusal: SiwcBodyRefusal };
 
-function refuse(param: string, message: string): Prepared {
-  return { ok: false, refusal: { param, message } };
+function refuse(param: string, message: string, code: SiwcBodyRefusal["code"] = "unsupported_field"): Prepared {
+  return { ok: false, refusal: { code, param, message } };
+}
+
+/** The first `image_generation` tool: a feature plan usage lacks, answered before any field refusal. */
+function imageGenerationRefusal(tools: unknown): Prepared | undefined {
+  if (!Array.isArray(tools)) return undefined;
+  const index = tools.findIndex((tool) => isRecord(tool) && tool.type === "image_generation");
+  if (index < 0) return undefined;
+  return refuse(`tools[${index}]`, "Image generation is not available when you sign in with ChatGPT.", "not_available_with_siwc");
 }
 
 function toolRefusal(tools: unknown): Prepared | undefined {
@@ -66,7 +79,6 @@ function toolRefusal(tools: unknown): Prepared | undefined {
     const type = isRecord(tool) ? tool.type : undefined;
     if (ALLOWED_TOOL_TYPES.includes(type)) continue;
     const param = `tools[${index}]`;
-    if (type === "image_generation") return refuse(param, "Image generation is not available with Sign in with ChatGPT.");
     if (type === "function" || type === "custom") {
       return refuse(param, `A ${type} tool must be inside a \`namespace\` group with Sign in with ChatGPT.`);
     }
@@ -95,12 +107,14 @@ function normalizeInput(input: unknown): unknown {
 
 /**
  * A Responses-API body (as the AI SDK sends it) made into what the SIWC backend takes, or the first
- * field it would refuse. `store: false` and `stream: true` always; a string `input` becomes one
+ * first thing it would refuse (image generation first). `store: false` and `stream: true` always; a string `input` becomes one
  * user message and `system` items `developer` ones; the server's instructions as on the device
  * route; the tier and effort headers applied. A refused field that is `null` is only left out (it
  * asks for nothing). The caller's body is not changed.
  */
 export function prepareSiwcResponsesBody(body: Record<string, unknown> & { model: string }, options: SiwcBodyOptions = {}): Prepared {
+  const imageGeneration = imageGenerationRefusal(body.tools);
+  if (imageGeneration) return imageGeneration;
   for (const field of SIWC_REFUSED_FIELDS) {
     if (body[field] === undefined || body[field] === null) continue;
     return refuse(field, `\`${field}\` is not accepted with Sign in with ChatGPT. Leave it out and try again.`);

@@ -177,8 +177,15 @@ describe("POST /responses for a SIWC session", () => {
     expect(apiCalls("/siwc/v1/responses")).toHaveLength(before);
   });
 
+  it("answers image generation 403 not_available_with_siwc (a feature plan usage lacks), even beside a refused field, and sends nothing", async () => {
+    const before = apiCalls("/siwc/v1/responses").length;
+    const reply = await client.post("/responses", body({ temperature: 1, tools: [{ type: "web_search" }, { type: "image_generation" }] }));
+    expect(reply.status).toBe(403);
+    expect(reply.json()).toEqual({ error: "not_available_with_siwc", message: expect.stringMatching(/Image generation is not available/) });
+    expect(apiCalls("/siwc/v1/responses")).toHaveLength(before);
+  });
+
   it.each([
-    ["image generation", { type: "image_generation" }, /Image generation is not available/],
     ["a bare function tool", { type: "function", name: "lookup", parameters: { type: "object" } }, /namespace/],
     ["a hosted tool", { type: "code_interpreter", container: { type: "auto" } }, /not available/],
   ])("refuses %s as tools[0], and sends nothing", async (_label, tool, message) => {

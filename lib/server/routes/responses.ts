@@ -69,11 +69,11 @@ function isAbort(error: unknown): boolean {
 
 /**
  * POST /responses. Checks, in order: session (401), for a SIWC session SIWC on and plan usage granted
- * (403), headers (400), body size (413), body shape (400), web search turned off (403), for a SIWC
- * session the fields its backend refuses (400 `unsupported_field`) and plan usage again on the record
- * a refresh near expiry leaves (403), allowed model (403), per-session rate limit (429); then refresh
- * if near expiry. A SIWC session then goes to its own API
- * (./siwc-proxy.ts, no retries). Otherwise normalise, and
+ * (403), headers (400), body size (413), body shape (400), web search turned off (403); for a SIWC
+ * session image generation (403 `not_available_with_siwc`), the fields its backend refuses (400
+ * `unsupported_field`) and plan usage again on the record a refresh near expiry leaves (403); allowed
+ * model (403), per-session rate limit (429); then refresh if near expiry. A SIWC session then goes
+ * to its own API (./siwc-proxy.ts, no retries). Otherwise normalise, and
  * stream the upstream reply through unbuffered (`stream: true`) or answer it as one JSON object
  * (`stream` absent or false). Upstream 401 → one forced refresh and retry; a rejected service tier →
  * one retry without it.
@@ -115,8 +115,10 @@ export function createResponsesRoute(
         })
       : undefined;
     if (siwcBody && !siwcBody.ok) {
-      const { param, message } = siwcBody.refusal;
-      return errorResponse(400, "unsupported_field", { param, message });
+      const { code, param, message } = siwcBody.refusal;
+      // Image generation is a feature SIWC lacks (403, like voice); anything else is a field to leave out (400).
+      if (code === "not_available_with_siwc") return errorResponse(403, code, { message });
+      return errorResponse(400, code, { param, message });
     }
 
     // A SIWC session: a refresh may bring back a narrower grant, so the record the upstream calls go
