@@ -89,6 +89,13 @@ describe("refresh of a SIWC session", () => {
     expect(harness.callsTo("revoke").map((call) => call.status)).toEqual([200]);
   });
 
+  it("an identity-only sign-in (no refresh token) stays signed in for the session's lifetime, refreshing nothing", async () => {
+    const browser = await signedIn("identity_only");
+    advance(2 * 60 * 60_000);
+    expect((await browser.request("GET", "/api/provider/status")).json()).toMatchObject({ status: "authenticated", siwc: { planUsage: false } });
+    expect(refreshes()).toEqual([]);
+  });
+
   it("keeps the previous scopes when the refresh reply has none", async () => {
     const browser = await signedIn();
     harness.mock.siwc.configure({ refreshScope: false, refreshIdToken: false });

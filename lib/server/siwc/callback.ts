@@ -143,8 +143,9 @@ export function createCallbackRoute(ctx: ServerContext, manager: SessionManager,
         idToken: granted.idToken!,
         accessToken: granted.accessToken,
         refreshToken: granted.refreshToken ?? "",
-        // Without an access token there is nothing to refresh: the sign-in lasts the session.
-        expiresAt: granted.accessToken ? granted.expiresAt : sessionExpiresAt,
+        // Without a refresh token (identity only: no offline_access) nothing can be refreshed, and
+        // nothing needs its access token (plan usage is off): the sign-in lasts the session.
+        expiresAt: granted.refreshToken ? granted.expiresAt : sessionExpiresAt,
       },
       account: { accountId: identity.subject, email: identity.email, plan: "unknown" },
       siwc: { clientId, subject: identity.subject, scopes, planUsage, ...(planNotice ? { planNotice } : {}) },

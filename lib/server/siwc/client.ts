@@ -39,11 +39,8 @@ export function createSiwcClient({ options, upstream, store, sealer, logger, now
    */
   async function refresh(current: AuthenticatedRecord, signal?: AbortSignal): Promise<AuthenticatedRecord> {
     const siwc = current.siwc!;
-    if (current.tokens.refreshToken === "") {
-      // Signed in without offline_access: nothing to refresh; once its access token runs out the sign-in is over.
-      if (current.tokens.accessToken === "") return current;
-      throw new ProviderAuthError("refresh_token_invalid", "This sign-in has no refresh token");
-    }
+    // Signed in without offline_access (identity only): nothing to refresh, and the sign-in lasts the session.
+    if (current.tokens.refreshToken === "") return current;
     let endpoints;
     try {
       endpoints = await discovery.endpoints();
