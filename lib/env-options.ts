@@ -88,6 +88,11 @@ const envSchema = z.object({
     .optional()
     .transform((value) => (value?.trim() ? value.trim() : DEFAULT_SIWC_AGENT_NAME))
     .refine(isValidAgentName, "must be 1-100 characters without control characters"),
+  LWC_SIWC_PEER_CHECK: z
+    .string()
+    .optional()
+    .transform((value) => (value?.trim() ? value.trim().toLowerCase() : "on"))
+    .pipe(z.enum(["on", "off"])),
   LWC_SIWC_HOST_ID: optionalText.refine(
     (value) => value === undefined || isValidHostId(value),
     "must be urn:uuid:<UUIDv4>, urn:ietf:params:oauth:jwk-thumbprint:sha-256:<thumbprint> or did:key:<key>",
@@ -257,6 +262,7 @@ export function optionsFromEnv(env: Record<string, string | undefined>): Provide
             apiBase: e.LWC_SIWC_API_BASE,
             agentName: e.LWC_SIWC_AGENT_NAME,
             ...(e.LWC_SIWC_HOST_ID ? { hostId: e.LWC_SIWC_HOST_ID } : {}),
+            peerCheck: e.LWC_SIWC_PEER_CHECK === "on",
             hosted: siwcOnHostingPlatform(env),
           }
         : false,

@@ -264,7 +264,7 @@ export function createProviderHandler(options: ProviderHandlerOptions = {}): Pro
     agentVoiceState: async () => (appServer ? appServer.state() : "off"),
     async getSession(request) {
       const state = toPublicState((await manager.readOwn(request))?.record ?? null, resolved.now());
-      return withSignInChoices(state, signInChoices(request, resolved.signIn));
+      return withSignInChoices(state, signInChoices(request, resolved));
     },
     dangerouslyGetTokens: createTokenExport(ctx, manager),
     close: async () => {

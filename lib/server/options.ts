@@ -90,6 +90,13 @@ export interface SiwcOptions {
   /** `ext_agent_host_id`. Default: one `urn:uuid:` generated and kept in the store before the first sign-in. */
   hostId?: string;
   /**
+   * Default true: SIWC also needs the connection to come from a loopback address (`peerAddress`), so
+   * a client on the network cannot pass for this machine by writing `Host: 127.0.0.1`. `false`
+   * (`LWC_SIWC_PEER_CHECK=off`): the Host rule alone, for an app in a container whose published port
+   * the host's browser reaches from the bridge's address (publish it on 127.0.0.1 only).
+   */
+  peerCheck?: boolean;
+  /**
    * True when the server runs on a hosting platform (the app sets it for `VERCEL=1`): SIWC needs the
    * app on the person's own machine, so `GET /siwc/start` refuses (403 `siwc_requires_loopback`).
    */
@@ -196,6 +203,7 @@ export interface ResolvedSiwcOptions {
   apiBase: string;
   agentName: string;
   hostId?: string;
+  peerCheck: boolean;
   hosted: boolean;
 }
 
@@ -226,6 +234,8 @@ export interface ResolvedOptions {
   loginRateLimit: RateLimitOption | false;
   loginGlobalRateLimit: RateLimitOption | false;
   clientAddress: (request: Request) => string;
+  /** The connection's own address, when the server knows it. */
+  peerAddress: (request: Request) => string | undefined;
   upstream: UpstreamConfig;
   dangerouslyAllowTokenExport: boolean;
   dangerouslyAllowRefreshTokenExport: boolean;
@@ -289,6 +299,7 @@ function resolveSiwc(siwc: SiwcOptions): ResolvedSiwcOptions {
     apiBase,
     agentName: agentName.trim(),
     ...(siwc.hostId !== undefined ? { hostId: siwc.hostId } : {}),
+    peerCheck: siwc.peerCheck ?? true,
     hosted: siwc.hosted ?? false,
   };
 }
@@ -372,6 +383,7 @@ export function resolveOptions(options: ProviderHandlerOptions = {}): ResolvedOp
     loginGlobalRateLimit: checked.data.loginGlobalRateLimit,
     clientAddress:
       options.clientAddress ?? ((request) => clientAddressOf(request, trustedProxyHops, options.peerAddress?.(request))),
+    peerAddress: options.peerAddress ?? (() => undefined),
     upstream,
     dangerouslyAllowTokenExport: options.dangerouslyAllowTokenExport ?? false,
     dangerouslyAllowRefreshTokenExport: options.dangerouslyAllowRefreshTokenExport ?? false,

@@ -141,3 +141,37 @@ describe("GET /siwc/start with LWC_SIWC_HOST_ID and without discovery", () => {
     }
   });
 });
+
+describe("SIWC needs the connection itself to come from this machine", () => {
+  it("refuses a start and a callback from a non-loopback peer even when Host says 127.0.0.1 (a LAN client)", async () => {
+    let peer = "127.0.0.1";
+    const harness = await startSiwcHarness({ handler: { peerAddress: () => peer } });
+    try {
+      const browser = harness.browser();
+      const { callbackUrl } = await browser.authorize();
+      peer = "192.168.1.20";
+      const start = await harness.browser().start();
+      expect(start.status).toBe(403);
+      expect(start.json()).toMatchObject({ error: "siwc_requires_loopback" });
+      const callback = await browser.request("GET", callbackUrl.href);
+      expect(callback.status).toBe(403);
+      expect(callback.json()).toMatchObject({ error: "siwc_requires_loopback" });
+      expect(harness.callsTo("token")).toEqual([]);
+      expect(await harness.browser().session()).toMatchObject({ signIn: { siwc: "needs_loopback" } });
+      // The same browser back on this machine finishes its attempt.
+      peer = "::ffff:127.0.0.1";
+      expect((await browser.request("GET", callbackUrl.href)).location).toBe("/");
+    } finally {
+      await harness.close();
+    }
+  });
+
+  it("accepts any peer with the check turned off (a container reached through a published port)", async () => {
+    const harness = await startSiwcHarness({ siwc: { peerCheck: false }, handler: { peerAddress: () => "172.17.0.1" } });
+    try {
+      expect((await harness.browser().start()).status).toBe(302);
+    } finally {
+      await harness.close();
+    }
+  });
+});

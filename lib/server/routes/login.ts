@@ -23,7 +23,7 @@ const RATE_LIMIT_MESSAGES = {
 export function createLoginRoutes(ctx: ServerContext, manager: SessionManager) {
   /** A signed-out state says which sign-ins this request may use. */
   const forRequest = (request: Request, state: PublicSessionState) =>
-    withSignInChoices(state, signInChoices(request, ctx.options.signIn));
+    withSignInChoices(state, signInChoices(request, ctx.options));
 
   function stateResponse(request: Request, outcome: StateOutcome): Response {
     const headers = new Headers();

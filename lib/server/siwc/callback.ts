@@ -11,6 +11,7 @@ import type { AuthenticatedRecord } from "../session-record";
 import { readBinding } from "./binding";
 import type { SiwcClient } from "./client";
 import { isSiwcFlowError, SiwcFlowError } from "./flow-error";
+import { loopbackVerdict } from "./loopback";
 import { SIWC_ERROR_MESSAGES } from "./messages";
 import { pageRedirect } from "./redirects";
 import { DYNAMIC_CLIENT_ID } from "./start";
@@ -157,6 +158,10 @@ export function createCallbackRoute(ctx: ServerContext, manager: SessionManager,
   }
 
   return async (request) => {
+    // The same rule as the start: a callback reaching this server from elsewhere is not this machine's.
+    if (loopbackVerdict(request, siwc.options, options.peerAddress(request)).kind === "refused") {
+      return errorResponse(403, "siwc_requires_loopback", { message: SIWC_ERROR_MESSAGES.siwc_requires_loopback });
+    }
     const query = new URL(request.url).searchParams;
     // One state, exactly: a duplicated parameter is refused, whichever copy is real.
     const states = query.getAll("state");

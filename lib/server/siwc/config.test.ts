@@ -17,10 +17,12 @@ describe("the SIWC settings from the environment", () => {
         issuer: "https://auth.openai.com",
         apiBase: "https://api.openai.com/v1",
         agentName: "Sign in with ChatGPT (Next.js reference app)",
+        peerCheck: true,
         hosted: false,
       },
     });
     expect(optionsFromEnv({ LWC_SECRET: SECRET, LWC_SIGN_IN: "siwc", VERCEL: "1" }).signIn).toMatchObject({ device: false, siwc: { hosted: true } });
+    expect(optionsFromEnv({ LWC_SECRET: SECRET, LWC_SIGN_IN: "siwc", LWC_SIWC_PEER_CHECK: "OFF" }).signIn).toMatchObject({ siwc: { peerCheck: false } });
   });
 
   it("takes the mock's http loopback URLs (trailing slash trimmed) and a host id", () => {
@@ -46,6 +48,7 @@ describe("the SIWC settings from the environment", () => {
     ["LWC_SIWC_HOST_ID", "person@example.com"],
     ["LWC_SIWC_HOST_ID", "urn:uuid:0b5d6f8e-2a4c-1d9e-8f1a-3b6c7d8e9f0a"],
     ["LWC_SIWC_AGENT_NAME", "x".repeat(101)],
+    ["LWC_SIWC_PEER_CHECK", "maybe"],
   ])("refuses %s=%s, naming the variable and not the value", (name, value) => {
     expect(() => optionsFromEnv({ LWC_SECRET: SECRET, LWC_SIGN_IN: "siwc", [name]: value })).toThrow(new RegExp(`^Invalid environment variable ${name}:`));
   });

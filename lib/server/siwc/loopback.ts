@@ -1,6 +1,6 @@
 import "server-only";
 import { APP_BASE_PATH } from "@/lib/client/base-path";
-import type { ResolvedSignIn } from "../options";
+import type { ResolvedOptions, ResolvedSiwcOptions } from "../options";
 import type { SignInChoices } from "../public-state";
 import { requestOrigin } from "../request-origin";
 
@@ -19,12 +19,21 @@ type LoopbackVerdict =
   | { kind: "redirect"; url: string }
   | { kind: "refused" };
 
+/** 127.0.0.0/8 and ::1, also written as IPv4-mapped IPv6. */
+function isLoopbackAddress(address: string): boolean {
+  const plain = address.replace(/^::ffff:/i, "");
+  return plain === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(plain);
+}
+
 /**
  * Whether SIWC can run for this request: only on a plain-http loopback origin (what the browser
- * used, from Host / X-Forwarded-Host / X-Forwarded-Proto) and never on a hosting platform.
+ * used, from Host / X-Forwarded-Host / X-Forwarded-Proto), over a connection from this machine
+ * (when the server knows the connection's address and `peerCheck` is on), and never on a hosting
+ * platform.
  */
-export function loopbackVerdict(request: Request, hosted: boolean): LoopbackVerdict {
-  if (hosted) return { kind: "refused" };
+export function loopbackVerdict(request: Request, siwc: Pick<ResolvedSiwcOptions, "hosted" | "peerCheck">, peer: string | undefined): LoopbackVerdict {
+  if (siwc.hosted) return { kind: "refused" };
+  if (siwc.peerCheck && peer !== undefined && !isLoopbackAddress(peer)) return { kind: "refused" };
   const origin = requestOrigin(request);
   if (origin === null) return { kind: "refused" };
   const url = new URL(origin);
@@ -41,12 +50,13 @@ export function loopbackVerdict(request: Request, hosted: boolean): LoopbackVerd
  * The sign-ins a signed-out state offers this request (public state `signIn`); undefined on a
  * server with the default sign-in (device code only), whose states stay as they always were.
  */
-export function signInChoices(request: Request, signIn: ResolvedSignIn): SignInChoices | undefined {
+export function signInChoices(request: Request, options: Pick<ResolvedOptions, "signIn" | "peerAddress">): SignInChoices | undefined {
+  const { signIn } = options;
   if (signIn.device && !signIn.siwc) return undefined;
   const methods: SignInChoices["methods"] = [];
   if (signIn.device) methods.push("device");
   if (!signIn.siwc) return { methods };
   methods.push("siwc");
-  const verdict = loopbackVerdict(request, signIn.siwc.hosted);
+  const verdict = loopbackVerdict(request, signIn.siwc, options.peerAddress(request));
   return { methods, siwc: verdict.kind === "refused" ? "needs_loopback" : "available" };
 }

@@ -27,7 +27,7 @@ const SCOPES = "openid profile email offline_access resource.invoke chatgpt.toke
 export function createStartRoute(ctx: ServerContext, siwc: SiwcClient | undefined): RouteHandler {
   return async (request) => {
     if (!siwc) return errorResponse(403, "siwc_disabled", { message: SIWC_ERROR_MESSAGES.siwc_disabled });
-    const verdict = loopbackVerdict(request, siwc.options.hosted);
+    const verdict = loopbackVerdict(request, siwc.options, ctx.options.peerAddress(request));
     if (verdict.kind === "refused") return errorResponse(403, "siwc_requires_loopback", { message: SIWC_ERROR_MESSAGES.siwc_requires_loopback });
     if (verdict.kind === "redirect") return redirect(302, verdict.url);
 
