@@ -94,22 +94,23 @@ export function createSessionManager(ctx: ServerContext) {
   }
 
   /**
-   * Deletes a signed-in session and revokes its current refresh token: best effort for a device
-   * login (undefined), and for a SIWC session two tries whose outcome is returned.
+   * Deletes a signed-in session; a device login's current refresh token is revoked here (best
+   * effort). Returns the record as it was, for a SIWC revocation after the lock.
    */
-  async function endSignedIn(session: LoadedSession<AuthenticatedRecord>): Promise<Revocation | undefined> {
+  async function endSignedIn(session: LoadedSession<AuthenticatedRecord>): Promise<AuthenticatedRecord> {
     const current = await sessions.load(session.id);
     await sessions.delete(session.id);
     const record = current?.state === "authenticated" ? current : session.record;
-    if (record.siwc) return ctx.siwc ? ctx.siwc.revoke(record) : "unconfirmed";
-    await revokeRefreshToken(options.upstream, record.tokens.refreshToken);
-    return undefined;
+    if (!record.siwc) await revokeRefreshToken(options.upstream, record.tokens.refreshToken);
+    return record;
   }
 
   /**
    * Ends whatever session `session` holds (sign-out, or a new sign-in replacing it). A signed-in
-   * session is ended while no refresh of its login runs anywhere, so a refresh finishing meanwhile
-   * cannot write it back, and the token revoked is the current one.
+   * session is deleted while no refresh of its login runs anywhere, so a refresh finishing meanwhile
+   * cannot write it back, and the token revoked is the current one. A SIWC session's revocation (two
+   * tries, each up to 10 s) runs after the lock is released: the session is gone by then, and a
+   * refresh that was waiting finds it so (and revokes what it got itself). Its outcome is returned.
    */
   async function end(session: LoadedSession | null): Promise<Revocation | undefined> {
     if (session?.record.state !== "authenticated") {
@@ -117,13 +118,16 @@ export function createSessionManager(ctx: ServerContext) {
       return undefined;
     }
     const signedIn = session as LoadedSession<AuthenticatedRecord>;
+    let ended: AuthenticatedRecord;
     try {
-      return await refresher.exclusive(signedIn.record.loginId, () => endSignedIn(signedIn));
+      ended = await refresher.exclusive(signedIn.record.loginId, () => endSignedIn(signedIn));
     } catch (error) {
       // Another instance held the refresh lock too long: sign out regardless.
       if (!isProviderAuthError(error)) throw error;
-      return endSignedIn(signedIn);
+      ended = await endSignedIn(signedIn);
     }
+    if (!ended.siwc) return undefined;
+    return ctx.siwc ? ctx.siwc.revoke(ended) : "unconfirmed";
   }
 
   /**

@@ -239,3 +239,21 @@ describe("the plan notice dismissed while a refresh runs", () => {
     }
   });
 });
+
+describe("a revocation endpoint that does not answer", () => {
+  it("is given up on after two tries (each cut at the request timeout, at most 10 s): unconfirmed, signed out", async () => {
+    const slow = await startSiwcHarness({ handler: { upstream: { requestTimeoutMs: 1_000 } } });
+    try {
+      const browser = slow.browser();
+      expect((await browser.signIn()).location).toBe("/");
+      slow.mock.siwc.arm({ switch: "revoke_timeout", times: 2 });
+      const started = Date.now();
+      expect((await browser.post("/logout")).json()).toMatchObject({ status: "unauthenticated", revocation: "unconfirmed" });
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(slow.callsTo("revoke").length).toBe(2);
+      expect((await browser.session()).status).toBe("unauthenticated");
+    } finally {
+      await slow.close();
+    }
+  });
+});

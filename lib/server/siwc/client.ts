@@ -43,7 +43,7 @@ export function createSiwcClient({ options, upstream, store, sealer, logger, now
     if (current.tokens.refreshToken === "") return current;
     let endpoints;
     try {
-      endpoints = await discovery.endpoints();
+      endpoints = await discovery.endpoints(signal);
     } catch (error) {
       throw new ProviderAuthError("network_error", "Token refresh failed: the provider could not be reached.", { cause: error });
     }
@@ -59,7 +59,7 @@ export function createSiwcClient({ options, upstream, store, sealer, logger, now
     if (granted.idToken !== undefined) {
       let why: string | undefined;
       try {
-        const identity = await idTokens.verify(granted.idToken, { jwksUri: endpoints.jwks, issuer: options.issuer, clientId: siwc.clientId });
+        const identity = await idTokens.verify(granted.idToken, { jwksUri: endpoints.jwks, issuer: options.issuer, clientId: siwc.clientId }, signal);
         if (identity.subject === siwc.subject) idToken = granted.idToken;
         else why = "The refreshed ID token names another account";
       } catch (error) {
@@ -70,8 +70,9 @@ export function createSiwcClient({ options, upstream, store, sealer, logger, now
       }
       if (why !== undefined) {
         // The login ends: the refresh token just issued must not outlive it.
+        // One try: this runs inside the refresh lock.
         if (granted.refreshToken && endpoints.revocation) {
-          await revokeRefreshToken(upstream, endpoints.revocation, { clientId: siwc.clientId, refreshToken: granted.refreshToken });
+          await revokeRefreshToken(upstream, endpoints.revocation, { clientId: siwc.clientId, refreshToken: granted.refreshToken }, 1);
         }
         throw new ProviderAuthError("refresh_token_invalid", why);
       }

@@ -42,10 +42,16 @@ export function createDiscovery(issuer: string, upstream: UpstreamConfig, now: (
     return value;
   }
 
-  async function load(): Promise<SiwcEndpoints> {
+  async function load(signal?: AbortSignal): Promise<SiwcEndpoints> {
     let reply;
     try {
-      reply = await fetchUpstreamText(upstream, `${issuer}/.well-known/openid-configuration`, { headers: { accept: "application/json" } }, "SIWC discovery");
+      reply = await fetchUpstreamText(
+        upstream,
+        `${issuer}/.well-known/openid-configuration`,
+        { headers: { accept: "application/json" } },
+        "SIWC discovery",
+        signal ? { signal } : {},
+      );
     } catch (error) {
       throw new SiwcFlowError("identity_verification_unavailable", "discovery could not be reached", { cause: error });
     }
@@ -64,9 +70,10 @@ export function createDiscovery(issuer: string, upstream: UpstreamConfig, now: (
   }
 
   return {
-    async endpoints(): Promise<SiwcEndpoints> {
+    /** The endpoints; `signal` cuts a fetch short (a refresh's own deadline). */
+    async endpoints(signal?: AbortSignal): Promise<SiwcEndpoints> {
       if (cached && now() - cached.fetchedAt < DISCOVERY_CACHE_MS) return cached.endpoints;
-      const endpoints = await load();
+      const endpoints = await load(signal);
       cached = { endpoints, fetchedAt: now() };
       return endpoints;
     },

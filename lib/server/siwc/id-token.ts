@@ -32,10 +32,10 @@ const sameText = (a: string, b: string) => {
 export function createIdTokenVerifier(upstream: UpstreamConfig, now: () => number) {
   let cached: { uri: string; keys: ReturnType<typeof createLocalJWKSet>; fetchedAt: number } | undefined;
 
-  async function fetchKeys(uri: string) {
+  async function fetchKeys(uri: string, signal?: AbortSignal) {
     let reply;
     try {
-      reply = await fetchUpstreamText(upstream, uri, { headers: { accept: "application/json" } }, "SIWC JWKS");
+      reply = await fetchUpstreamText(upstream, uri, { headers: { accept: "application/json" } }, "SIWC JWKS", signal ? { signal } : {});
     } catch (error) {
       throw new SiwcFlowError("identity_verification_unavailable", "the JWKS could not be reached", { cause: error });
     }
@@ -54,9 +54,9 @@ export function createIdTokenVerifier(upstream: UpstreamConfig, now: () => numbe
     return keys;
   }
 
-  async function keysFor(uri: string) {
+  async function keysFor(uri: string, signal?: AbortSignal) {
     if (cached && cached.uri === uri && now() - cached.fetchedAt < JWKS_CACHE_MS) return cached.keys;
-    return fetchKeys(uri);
+    return fetchKeys(uri, signal);
   }
 
   async function verifyWith(keys: ReturnType<typeof createLocalJWKSet>, token: string, issuer: string, clientId: string) {
@@ -74,17 +74,18 @@ export function createIdTokenVerifier(upstream: UpstreamConfig, now: () => numbe
     async verify(
       token: string,
       expected: { jwksUri: string; issuer: string; clientId: string; nonce?: string },
+      signal?: AbortSignal,
     ): Promise<VerifiedIdentity> {
       let payload: JWTPayload;
       try {
-        let keys = await keysFor(expected.jwksUri);
+        let keys = await keysFor(expected.jwksUri, signal);
         try {
           ({ payload } = await verifyWith(keys, token, expected.issuer, expected.clientId));
         } catch (error) {
           // Keys rotate: an unknown kid fetches the set again (not more often than every 30 s).
           const stale = cached !== undefined && now() - cached.fetchedAt >= JWKS_REFETCH_MIN_MS;
           if (!(error instanceof joseErrors.JWKSNoMatchingKey) || !stale) throw error;
-          keys = await fetchKeys(expected.jwksUri);
+          keys = await fetchKeys(expected.jwksUri, signal);
           ({ payload } = await verifyWith(keys, token, expected.issuer, expected.clientId));
         }
       } catch (error) {

@@ -168,23 +168,24 @@ export async function refreshGrant(
   }
 }
 
-/** Revocation tries, their spacing and each one's deadline (spec §5). */
+/** Revocation tries, their spacing and each one's longest deadline (spec §5). */
 const REVOKE_ATTEMPTS = 2;
 const REVOKE_PAUSE_MS = 300;
 const REVOKE_TIMEOUT_MS = 10_000;
 
 /**
- * Revokes a refresh token: form-encoded, two tries 300 ms apart, each cut at 10 s. Only an HTTP 200
- * confirms it. Never throws.
+ * Revokes a refresh token: form-encoded, two tries (or `attempts`) 300 ms apart, each cut at 10 s
+ * (or the upstream request timeout when shorter). Only an HTTP 200 confirms it. Never throws.
  */
 export async function revokeRefreshToken(
   upstream: UpstreamConfig,
   revocationUrl: string,
   input: { clientId: string; refreshToken: string },
+  attempts = REVOKE_ATTEMPTS,
 ): Promise<boolean> {
   const form = { token: input.refreshToken, token_type_hint: "refresh_token", client_id: input.clientId };
-  const config = { ...upstream, requestTimeoutMs: REVOKE_TIMEOUT_MS };
-  for (let attempt = 0; attempt < REVOKE_ATTEMPTS; attempt += 1) {
+  const config = { ...upstream, requestTimeoutMs: Math.min(REVOKE_TIMEOUT_MS, upstream.requestTimeoutMs) };
+  for (let attempt = 0; attempt < attempts; attempt += 1) {
     if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, REVOKE_PAUSE_MS));
     try {
       if ((await postForm(config, revocationUrl, form, "SIWC token revocation")).status === 200) return true;
