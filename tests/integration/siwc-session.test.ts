@@ -81,6 +81,18 @@ describe("refresh of a SIWC session", () => {
     });
   }
 
+  it("a refresh whose reply is lost keeps the login; the next refresh, with the spent token, gets refresh_token_reused and ends it", async () => {
+    const browser = await signedIn();
+    harness.mock.siwc.arm({ switch: "token_drop_after_rotation" });
+    advance(NEAR_EXPIRY_MS);
+    expect((await browser.request("GET", "/api/provider/status")).json()).toMatchObject({ status: "authenticated" });
+    expect((await browser.request("GET", "/api/provider/status")).json()).toMatchObject({ status: "expired", error: "refresh_token_invalid" });
+    const [lost, reused] = refreshes();
+    expect(lost!.status).toBeUndefined();
+    expect(reused!.form!.get("refresh_token")).toBe(lost!.form!.get("refresh_token"));
+    expect(reused!.status).toBe(401);
+  });
+
   it("a refreshed ID token naming another account ends the login, and the refresh token it came with is revoked", async () => {
     const browser = await signedIn();
     harness.mock.siwc.arm({ switch: "refresh_other_account" });
