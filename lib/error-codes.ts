@@ -57,6 +57,7 @@ export const API_ERROR_CODES = [
   "device_login_disabled",
   "siwc_disabled",
   "siwc_requires_loopback",
+  "siwc_navigation_required",
   "siwc_state_invalid",
   "siwc_access_denied",
   "siwc_registration_incomplete",

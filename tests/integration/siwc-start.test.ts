@@ -175,3 +175,39 @@ describe("SIWC needs the connection itself to come from this machine", () => {
     }
   });
 });
+
+describe("GET /siwc/start is a page navigation, and limited", () => {
+  it("refuses a subresource load (an <img> on any page: Sec-Fetch-Mode no-cors) and a cross-site fetch, storing nothing", async () => {
+    const harness = await startSiwcHarness();
+    try {
+      const port = harness.served.port;
+      const refused: Record<string, string>[] = [{ "sec-fetch-mode": "no-cors", "sec-fetch-dest": "image" }, { origin: "https://evil.example", "sec-fetch-mode": "cors" }];
+      for (const headers of refused) {
+        const reply = await getWithHeaders(port, `${BASE}/siwc/start`, headers);
+        expect(reply.status).toBe(403);
+        expect(JSON.parse(reply.text)).toMatchObject({ error: "siwc_navigation_required", message: expect.any(String) });
+      }
+      expect(harness.calls).toEqual([]);
+      expect((await getWithHeaders(port, `${BASE}/siwc/start`, { "sec-fetch-mode": "navigate", "sec-fetch-dest": "document" })).status).toBe(302);
+    } finally {
+      await harness.close();
+    }
+  });
+
+  it("counts starts against the login limit per client address (429 rate_limited with Retry-After)", async () => {
+    const harness = await startSiwcHarness({ handler: { loginRateLimit: { limit: 2, windowMs: 60_000 } } });
+    try {
+      harness.clock.alignToWindowStart(60_000);
+      expect((await harness.browser().start()).status).toBe(302);
+      expect((await harness.browser().start()).status).toBe(302);
+      const limited = await harness.browser().start();
+      expect(limited.status).toBe(429);
+      expect(limited.json()).toMatchObject({ error: "rate_limited", retryAfterSeconds: expect.any(Number) });
+      expect(limited.headers.get("retry-after")).toMatch(/^\d+$/);
+      // Device-code logins keep their own count.
+      expect((await harness.client().post("/login")).status).toBe(200);
+    } finally {
+      await harness.close();
+    }
+  });
+});

@@ -9,6 +9,7 @@ export const SIWC_ERROR_MESSAGES = {
   "siwc_disabled": "Sign in with ChatGPT is turned off on this server.",
   "siwc_requires_loopback":
     "Sign in with ChatGPT with plan usage works only when this app runs on your own machine and is opened at http://127.0.0.1 or http://localhost.",
+  "siwc_navigation_required": "Start Sign in with ChatGPT from this app's page.",
   "siwc_state_invalid": "This sign-in link is not valid here (it was already used, has expired or belongs to another browser). Start the sign-in again.",
   "siwc_access_denied": "ChatGPT did not allow the sign-in. Plan usage isn't enabled for this app.",
   "siwc_registration_incomplete": "ChatGPT did not finish registering this app. Start the sign-in again.",

@@ -3,6 +3,8 @@ import { createHash } from "node:crypto";
 import { LOG_PREFIX } from "@/lib/logger";
 import type { ServerContext } from "../context";
 import { randomId, toBase64Url } from "../encoding";
+import { loginLimitKeys } from "../client-address";
+import { checkOrigin } from "../csrf";
 import { errorResponse } from "../json";
 import type { RouteHandler } from "../router";
 import { bindingFor } from "./binding";
@@ -30,6 +32,24 @@ export function createStartRoute(ctx: ServerContext, siwc: SiwcClient | undefine
     const verdict = loopbackVerdict(request, siwc.options, ctx.options.peerAddress(request));
     if (verdict.kind === "refused") return errorResponse(403, "siwc_requires_loopback", { message: SIWC_ERROR_MESSAGES.siwc_requires_loopback });
     if (verdict.kind === "redirect") return redirect(302, verdict.url);
+    // Only the page's own navigation starts a sign-in: not an <img> or <script> on some other page
+    // (Sec-Fetch-Mode no-cors), not another site's fetch (its Origin). Each start stores an attempt.
+    if (request.headers.get("sec-fetch-mode") === "no-cors" || checkOrigin(request, ctx.options.allowedOrigins).kind === "rejected") {
+      return errorResponse(403, "siwc_navigation_required", { message: SIWC_ERROR_MESSAGES.siwc_navigation_required });
+    }
+    // Counted like device-code logins, per client address, in a bucket of its own.
+    if (ctx.loginLimiter) {
+      const limit = await ctx.loginLimiter.limit(`siwc:${(await loginLimitKeys(ctx.options.clientAddress(request))).client}`);
+      if (!limit.success) {
+        const retryAfterSeconds = Math.max(1, Math.ceil((limit.reset - ctx.options.now()) / 1000));
+        return errorResponse(
+          429,
+          "rate_limited",
+          { message: "Too many sign-ins were started from here. Try again shortly.", retryAfterSeconds },
+          { "retry-after": String(retryAfterSeconds) },
+        );
+      }
+    }
 
     let endpoints;
     try {
