@@ -206,6 +206,26 @@ describe("a returning person reuses the registration", () => {
     expect(await browser.session()).toMatchObject({ status: "authenticated", signIn: "siwc" });
   });
 
+  it("recognises the person by their browser first: A, then B, then A again reuses A's registration", async () => {
+    const a = harness.browser();
+    const { callbackUrl: first } = await a.authorize("approve", "", { email: "a@example.com" });
+    expect((await a.request("GET", first.href)).location).toBe("/");
+    await a.post("/logout");
+    const b = harness.browser();
+    const { callbackUrl: second } = await b.authorize("approve", "?new=1", { email: "b@example.com" });
+    expect((await b.request("GET", second.href)).location).toBe("/");
+    await b.post("/logout");
+    const clientOfA = first.searchParams.get("client_id");
+    const clientOfB = second.searchParams.get("client_id");
+    expect(clientOfA).not.toBe(clientOfB);
+
+    const again = new URL((await a.start()).location!).searchParams;
+    expect(again.get("client_id")).toBe(clientOfA);
+    expect(again.get("login_hint")).toBe("a@example.com");
+    // A browser the server has not seen gets the server's last registration.
+    expect(new URL((await harness.browser().start()).location!).searchParams.get("client_id")).toBe(clientOfB);
+  });
+
   it("accepts a callback without client_id on a reauthorization", async () => {
     await registered();
     harness.mock.siwc.configure({ reauthClientId: "omit" });

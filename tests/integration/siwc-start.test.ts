@@ -84,7 +84,7 @@ describe("GET /siwc/start", () => {
     expect(q.has("login_hint")).toBe(false);
     expect(q.has("prompt")).toBe(false);
     // The verifier and nonce stay on the server: nothing but the binding cookie reaches the browser.
-    expect([...browser.cookies.keys()]).toEqual(["lwc_siwc_attempt"]);
+    expect([...browser.cookies.keys()]).toEqual(["lwc_siwc_browser"]);
     expect(reply.headers.get("set-cookie")).toMatch(/HttpOnly; SameSite=Lax/);
   });
 

@@ -1,16 +1,18 @@
 import "server-only";
 import { readCookieValues, type SessionCookieSigner } from "../cookies";
 import { randomId } from "../encoding";
-import { ATTEMPT_TTL_MS } from "./store";
 
 /**
- * The browser a SIWC sign-in was started in: a signed random id in a short-lived cookie, stored with
- * each attempt. The callback finishes an attempt only for the browser that started it, so a link
- * with someone else's code and state (a login CSRF) signs no one in. One id per browser, reused by
- * every start while the cookie lives, so two tabs can each finish their own attempt. The cookie is
- * set on 127.0.0.1, where the callback arrives (SameSite=Lax: sent on the top-level redirect back).
+ * The browser a SIWC sign-in was started in: a signed random id in a cookie, stored with each
+ * attempt. The callback finishes an attempt only for the browser that started it, so a link with
+ * someone else's code and state (a login CSRF) signs no one in. One id per browser, reused by every
+ * start, so two tabs can each finish their own attempt, and the id also recalls which registration
+ * this browser signed in with (a returning person). Set on 127.0.0.1, where the callback arrives
+ * (SameSite=Lax: sent on the top-level redirect back); it names no one.
  */
-const BINDING_COOKIE = "lwc_siwc_attempt";
+const BINDING_COOKIE = "lwc_siwc_browser";
+/** Browsers keep a cookie for at most 400 days. */
+const BINDING_MAX_AGE_SECONDS = 400 * 24 * 60 * 60;
 
 /** The request's binding id when its cookie verifies, else null. */
 export async function readBinding(request: Request, signer: SessionCookieSigner): Promise<string | null> {
@@ -25,5 +27,5 @@ export async function readBinding(request: Request, signer: SessionCookieSigner)
 export async function bindingFor(request: Request, signer: SessionCookieSigner): Promise<{ id: string; setCookie: string }> {
   const id = (await readBinding(request, signer)) ?? randomId();
   const value = encodeURIComponent(await signer.sign(id));
-  return { id, setCookie: `${BINDING_COOKIE}=${value}; Path=/; Max-Age=${ATTEMPT_TTL_MS / 1000}; HttpOnly; SameSite=Lax` };
+  return { id, setCookie: `${BINDING_COOKIE}=${value}; Path=/; Max-Age=${BINDING_MAX_AGE_SECONDS}; HttpOnly; SameSite=Lax` };
 }

@@ -109,6 +109,7 @@ export function createCallbackRoute(ctx: ServerContext, manager: SessionManager,
         // Another person's account for this registration: the saved registration stays as it is.
         throw new SiwcFlowError("account_mismatch", "the ID token's sub differs from the registration's");
       }
+      await siwc.store.saveBrowserRegistration(issuer, attempt.binding, clientId);
       await siwc.store.saveRegistration({
         issuer,
         clientId,

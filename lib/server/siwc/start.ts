@@ -21,8 +21,9 @@ const SCOPES = "openid profile email offline_access resource.invoke chatgpt.toke
 
 /**
  * GET {api}/siwc/start: a 302 to the issuer's authorize endpoint with a fresh state, nonce and PKCE
- * verifier (kept in the store for 10 minutes, never in the browser). A returning person (this
- * server's last registration) is sent with its issued client id and login hint; a first one, or
+ * verifier (kept in the store for 10 minutes, never in the browser). A returning person (the
+ * registration this browser last used, else the server's last) is sent with its issued client id
+ * and login hint; a first one, or
  * `?new=1`, registers anew (`dynamic_agent_client` with `agent_name_hint`). `?consent=1` asks for
  * plan usage again (`prompt=consent`).
  */
@@ -62,8 +63,12 @@ export function createStartRoute(ctx: ServerContext, siwc: SiwcClient | undefine
     const query = new URL(request.url).searchParams;
     const { options } = siwc;
     const hostId = options.hostId ?? (await siwc.store.hostId());
-    const registration = query.get("new") === "1" ? null : await siwc.store.lastRegistration(options.issuer);
     const binding = await bindingFor(request, ctx.signer);
+    // A returning person: the registration this browser signed in with, else the server's last one.
+    const registration =
+      query.get("new") === "1"
+        ? null
+        : ((await siwc.store.browserRegistration(options.issuer, binding.id)) ?? (await siwc.store.lastRegistration(options.issuer)));
     const state = randomId();
     const nonce = randomId();
     const verifier = randomId();

@@ -7,21 +7,22 @@ import type { Sealer } from "../session-seal";
 
 /**
  * What SIWC keeps in the session store besides sessions. This app is for one person on their own
- * machine (a loopback callback), so the server keeps one "last used" registration per issuer and a
- * returning person reuses it; a second person on the same server starts a new registration
- * (`?new=1`). Everything but the host id and the pointer is sealed like the session records.
+ * machine (a loopback callback): a returning person is recognised by their browser (the registration
+ * it last signed in with), else the server's last-used registration is offered; a second person on
+ * the same server starts a new registration (`?new=1`). Everything but the host id and the pointer is sealed like the session records.
  *
  * - `lwc:siwc:host-id`: the generated `ext_agent_host_id` (kept for good, made before the first sign-in).
  * - `lwc:siwc:attempt:<hash of state>`: one start's state, nonce and PKCE verifier (10 minutes, used once).
  * - `lwc:siwc:reg:<hash of issuer and client id>`: a registration (client id, then its verified sub and email).
- * - `lwc:siwc:last:<hash of issuer>`: which registration this server used last.
+ * - `lwc:siwc:browser:<hash of issuer and browser id>`: which registration a browser signed in with last.
+ * - `lwc:siwc:last:<hash of issuer>`: which registration this server used last (for a browser it has not seen).
  * - `lwc:siwc:notice:<hash of issuer and sub>`: the account has seen the one-time plan notice.
  */
 const KEY = "lwc:siwc:";
 /** "Kept": the store needs a TTL, so ten years, renewed whenever a registration is used. */
 const KEPT_MS = 10 * 365 * 24 * 60 * 60_000;
 /** How long a started sign-in may take to come back to the callback. */
-export const ATTEMPT_TTL_MS = 10 * 60_000;
+const ATTEMPT_TTL_MS = 10 * 60_000;
 
 const hashed = (...parts: string[]) => toBase64Url(createHash("sha256").update(parts.join("\n")).digest());
 
@@ -57,6 +58,7 @@ export function createSiwcStore(store: KeyValueStore, sealer: Sealer, now: () =>
   const attemptKey = (state: string) => `${KEY}attempt:${hashed(state)}`;
   const registrationKey = (issuer: string, clientId: string) => `${KEY}reg:${hashed(issuer, clientId)}`;
   const lastKey = (issuer: string) => `${KEY}last:${hashed(issuer)}`;
+  const browserKey = (issuer: string, browserId: string) => `${KEY}browser:${hashed(issuer, browserId)}`;
   const noticeKey = (issuer: string, subject: string) => `${KEY}notice:${hashed(issuer, subject)}`;
 
   return {
@@ -97,6 +99,15 @@ export function createSiwcStore(store: KeyValueStore, sealer: Sealer, now: () =>
       const { issuer, clientId } = registration;
       await store.set(registrationKey(issuer, clientId), await sealer.seal(registration, KEPT_MS / 1000), KEPT_MS);
       await store.set(lastKey(issuer), clientId, KEPT_MS);
+    },
+
+    /** The registration this browser (its binding id) last signed in with, if it is still kept. */
+    async browserRegistration(issuer: string, browserId: string): Promise<Registration | null> {
+      const clientId = await store.get(browserKey(issuer, browserId));
+      return clientId === null ? null : this.registration(issuer, clientId);
+    },
+    async saveBrowserRegistration(issuer: string, browserId: string, clientId: string): Promise<void> {
+      await store.set(browserKey(issuer, browserId), clientId, KEPT_MS);
     },
 
     async noticeSeen(issuer: string, subject: string): Promise<boolean> {
