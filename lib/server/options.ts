@@ -83,7 +83,7 @@ export interface ResponsesProxyOptions {
 export interface SiwcOptions {
   /** The OpenID issuer. Default `DEFAULT_SIWC_ISSUER` (`https://auth.openai.com`). */
   issuer?: string;
-  /** Where /models and /responses of a SIWC session go, and the `resource` of its tokens. Default `DEFAULT_SIWC_API_BASE`. */
+  /** Where /models and /responses of a SIWC session go. Default `DEFAULT_SIWC_API_BASE`. */
   apiBase?: string;
   /** `agent_name_hint` on a person's first registration. Default `DEFAULT_SIWC_AGENT_NAME`. */
   agentName?: string;

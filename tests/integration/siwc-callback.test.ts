@@ -26,7 +26,7 @@ describe("GET /auth/callback signs in", () => {
     expect(exchange!.form!.get("client_id")).toBe(callbackUrl.searchParams.get("client_id"));
     expect(exchange!.form!.get("client_id")).toMatch(/^oaiapp_/);
     expect(exchange!.form!.get("redirect_uri")).toBe(authorizeUrl.searchParams.get("redirect_uri"));
-    expect(exchange!.form!.get("resource")).toBe(harness.mock.siwcApiBase);
+    expect(exchange!.form!.get("resource")).toBe("https://api.openai.com/v1");
     expect(exchange!.form!.get("code_verifier")).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(exchange!.status).toBe(200);
 

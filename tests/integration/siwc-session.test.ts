@@ -36,7 +36,7 @@ describe("refresh of a SIWC session", () => {
     expect(await (await browser.request("GET", "/api/provider/status")).json()).toMatchObject({ status: "authenticated", signIn: "siwc" });
     const [first] = refreshes();
     expect(first!.form!.get("client_id")).toMatch(/^oaiapp_/);
-    expect(first!.form!.get("resource")).toBe(harness.mock.siwcApiBase);
+    expect(first!.form!.get("resource")).toBe("https://api.openai.com/v1");
     expect(first!.form!.has("scope")).toBe(false);
     expect(first!.form!.get("refresh_token")).toBeTruthy();
     expect(first!.status).toBe(200);

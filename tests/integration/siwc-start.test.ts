@@ -75,7 +75,7 @@ describe("GET /siwc/start", () => {
     expect(q.get("agent_name_hint")).toBe("Sign in with ChatGPT (Next.js reference app)");
     expect(q.get("redirect_uri")).toBe(`http://127.0.0.1:${harness.served.port}/auth/callback`);
     expect(q.get("scope")).toBe(SIX_SCOPES);
-    expect(q.get("resource")).toBe(harness.mock.siwcApiBase);
+    expect(q.get("resource")).toBe("https://api.openai.com/v1");
     expect(q.get("code_challenge_method")).toBe("S256");
     expect(q.get("code_challenge")).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(q.get("state")).toMatch(/^[A-Za-z0-9_-]{43}$/);

@@ -9,6 +9,7 @@ import type { RouteHandler } from "../router";
 import type { SessionManager } from "../session-manager";
 import type { AuthenticatedRecord } from "../session-record";
 import { readBinding } from "./binding";
+import { SIWC_RESOURCE } from "./config";
 import type { SiwcClient } from "./client";
 import { isSiwcFlowError, SiwcFlowError } from "./flow-error";
 import { loopbackVerdict } from "./loopback";
@@ -85,7 +86,7 @@ export function createCallbackRoute(ctx: ServerContext, manager: SessionManager,
     const code = query.get("code");
     if (!code) throw new SiwcFlowError("siwc_exchange_failed", "the callback carried no code");
     const clientId = await clientIdFor(attempt, query.get("client_id"));
-    const { issuer, apiBase } = siwc.options;
+    const { issuer } = siwc.options;
     const endpoints = await siwc.discovery.endpoints();
 
     let granted: GrantedTokens;
@@ -93,7 +94,7 @@ export function createCallbackRoute(ctx: ServerContext, manager: SessionManager,
       granted = await exchangeCode(
         siwc.upstream,
         endpoints.token,
-        { clientId, code, verifier: attempt.verifier, redirectUri: attempt.redirectUri, resource: apiBase },
+        { clientId, code, verifier: attempt.verifier, redirectUri: attempt.redirectUri, resource: SIWC_RESOURCE },
         options.now(),
       );
     } catch (error) {

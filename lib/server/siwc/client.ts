@@ -7,6 +7,7 @@ import { LOG_PREFIX } from "@/lib/logger";
 import type { ResolvedSiwcOptions } from "../options";
 import type { AuthenticatedRecord } from "../session-record";
 import type { Sealer } from "../session-seal";
+import { SIWC_RESOURCE } from "./config";
 import { createDiscovery } from "./discovery";
 import { isSiwcFlowError } from "./flow-error";
 import { createIdTokenVerifier } from "./id-token";
@@ -50,7 +51,7 @@ export function createSiwcClient({ options, upstream, store, sealer, logger, now
     const granted = await refreshGrant(
       upstream,
       endpoints.token,
-      { clientId: siwc.clientId, refreshToken: current.tokens.refreshToken, resource: options.apiBase },
+      { clientId: siwc.clientId, refreshToken: current.tokens.refreshToken, resource: SIWC_RESOURCE },
       now(),
       signal,
     );

@@ -11,6 +11,12 @@ export type SignInMethod = (typeof SIGN_IN_METHODS)[number];
 /** OpenAI's issuer and API base (docs/siwc.md); the mock and tests point them elsewhere. */
 export const DEFAULT_SIWC_ISSUER = "https://auth.openai.com";
 export const DEFAULT_SIWC_API_BASE = "https://api.openai.com/v1";
+/**
+ * The `resource` of every SIWC authorization, code exchange and refresh: the API the tokens are
+ * for, as the spec fixes it. Not LWC_SIWC_API_BASE: a gateway or the mock in front of the API does
+ * not change what the tokens are for (the mock accepts this value too).
+ */
+export const SIWC_RESOURCE = "https://api.openai.com/v1";
 /** `agent_name_hint` on a first registration: the app's real name, the same on every install. */
 export const DEFAULT_SIWC_AGENT_NAME = "Sign in with ChatGPT (Next.js reference app)";
 const MAX_AGENT_NAME_CHARS = 100;

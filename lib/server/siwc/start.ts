@@ -8,6 +8,7 @@ import { checkOrigin } from "../csrf";
 import { errorResponse } from "../json";
 import type { RouteHandler } from "../router";
 import { bindingFor } from "./binding";
+import { SIWC_RESOURCE } from "./config";
 import type { SiwcClient } from "./client";
 import { isSiwcFlowError } from "./flow-error";
 import { CALLBACK_HOST, CALLBACK_PATH, loopbackVerdict } from "./loopback";
@@ -88,7 +89,7 @@ export function createStartRoute(ctx: ServerContext, siwc: SiwcClient | undefine
     params.set("client_id", registration?.clientId ?? DYNAMIC_CLIENT_ID);
     params.set("redirect_uri", redirectUri);
     params.set("scope", SCOPES);
-    params.set("resource", options.apiBase);
+    params.set("resource", SIWC_RESOURCE);
     params.set("state", state);
     params.set("nonce", nonce);
     params.set("code_challenge", toBase64Url(createHash("sha256").update(verifier).digest()));
