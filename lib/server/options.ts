@@ -207,7 +207,7 @@ export interface ResolvedSiwcOptions {
   hosted: boolean;
 }
 
-export interface ResolvedSignIn {
+interface ResolvedSignIn {
   device: boolean;
   /** Undefined when SIWC is off. */
   siwc?: ResolvedSiwcOptions;

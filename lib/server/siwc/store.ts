@@ -46,7 +46,7 @@ const registrationSchema = z.object({
   email: z.string().optional(),
   savedAt: z.number(),
 });
-export type Registration = z.infer<typeof registrationSchema>;
+type Registration = z.infer<typeof registrationSchema>;
 
 export function createSiwcStore(store: KeyValueStore, sealer: Sealer, now: () => number) {
   async function loadSealed<T>(key: string, schema: z.ZodType<T>): Promise<{ value: T; sealed: string } | null> {
