@@ -31,7 +31,7 @@ export function ModelPicker({ models, value, onChange, loading, disabled }: Mode
       value={value}
       onChange={(event) => onChange(event.target.value)}
       disabled={disabled || loading || models.length === 0}
-      className="min-w-[8.5rem] max-w-[12rem] shrink"
+      className="min-w-[8.5rem] max-w-[10.5rem] shrink"
     >
       {loading && models.length === 0 && <option value="">Loading models…</option>}
       {!loading && models.length === 0 && <option value="">No models</option>}

@@ -89,6 +89,17 @@ for (const viewport of [PHONE, LAPTOP]) {
       await saveScreenshot(page, testInfo, `nits-composer-${viewport.width}`);
     });
 
+    test("on a laptop the composer's controls fit one row, the voice button beside the others", async ({ page, signedInChat: chat }) => {
+      test.skip(viewport.width < 1024, "a phone wraps the controls onto two rows by design");
+      await expect(chat.modelPicker).toBeEnabled();
+      const voiceButton = page.getByTestId("voice-button");
+      await expect(voiceButton).toBeVisible();
+      const [pickerBox, voiceBox] = [await chat.modelPicker.boundingBox(), await voiceButton.boundingBox()];
+      expect(pickerBox && voiceBox).toBeTruthy();
+      // Same row: the two vertical centres are within a few pixels (a wrapped button is ~36 px lower).
+      expect(Math.abs(pickerBox!.y + pickerBox!.height / 2 - (voiceBox!.y + voiceBox!.height / 2))).toBeLessThan(6);
+    });
+
     test("signed in, the header and the tab name the open conversation, not the sign-in", async ({ page, signedInChat: chat }) => {
       const chrome = new ChatChrome(page);
       await expect(page).toHaveTitle("New chat");
