@@ -2,7 +2,7 @@ import { expect, test } from "./fixtures";
 import type { ChatPage } from "./pages/chat-page";
 import { ThemeControl } from "./pages/theme-control";
 import { TurnControls } from "./pages/turn-controls";
-import { seriousAccessibilityViolations } from "./support/axe";
+import { allAccessibilityViolationsIn, seriousAccessibilityViolations } from "./support/axe";
 import { expectedReply, longMessage } from "./support/mock-replies";
 import { storeConversations, storedConversation } from "./support/stored-conversations";
 
@@ -65,6 +65,8 @@ for (const colorScheme of ["light", "dark"] as const) {
         const menu = page.getByTestId("conversation-menu");
         if (phone) {
           await page.getByTestId("conversations-button").click();
+          // The drawer is a plain dialog element: no violation at all, minor ones included.
+          expect(await allAccessibilityViolationsIn(page, '[data-testid="conversations-drawer"]'), "the conversation drawer").toEqual([]);
           const row = turns.conversationsDrawer.getByTestId("conversation-item").filter({ hasText: "Tax questions" });
           await row.getByTestId("conversation-menu-button").click();
           await expect(menu).toBeVisible();
