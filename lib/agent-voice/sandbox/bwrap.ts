@@ -76,7 +76,7 @@ function systemArgs(): string[] {
     if (stat.isSymbolicLink()) args.push("--symlink", readlinkSync(folder), folder);
     else if (stat.isDirectory()) args.push("--ro-bind", folder, folder);
   }
-  for (const path of SYSTEM_ETC_FILES) if (existsSync(path)) args.push("--ro-bind", path, path);
+  for (const path of SYSTEM_ETC_FILES) if (existsSync(/* turbopackIgnore: true */ path)) args.push("--ro-bind", path, path);
   return args;
 }
 
@@ -209,8 +209,8 @@ export function createBwrapSandbox(options: BwrapSandboxOptions = {}): AgentSand
     limits(command, env): SandboxLimits {
       const files = commandFiles(command, env);
       const readOnly = [
-        ...SYSTEM_FOLDERS.filter((folder) => existsSync(folder)),
-        ...SYSTEM_ETC_FILES.filter((path) => existsSync(path)),
+        ...SYSTEM_FOLDERS.filter((folder) => existsSync(/* turbopackIgnore: true */ folder)),
+        ...SYSTEM_ETC_FILES.filter((path) => existsSync(/* turbopackIgnore: true */ path)),
         ...files.paths.filter((path) => !isSystemPath(path.inside)).map((path) => path.inside),
         ...extraReadOnly,
       ];

@@ -80,7 +80,7 @@ function shebangInterpreter(line: string): string | undefined {
 export function commandFiles(command: string, env: Record<string, string>): CommandFiles {
   const found = findExecutable(command, env.PATH);
   if (!found) throw new Error(`the command ${JSON.stringify(command)} was not found or is not executable`);
-  const executable = realpathSync(found);
+  const executable = realpathSync(/* turbopackIgnore: true */ found);
   const folder = nearestNodeModules(executable) ?? dirname(executable);
   const paths: VisiblePath[] = [{ host: folder, inside: folder }];
 
