@@ -2,22 +2,12 @@ import { randomBytes } from "node:crypto";
 import type { RouteCall } from "../context";
 import { delayUnlessClosed, isRecord } from "../http-util";
 import { replyFor, usageFor, wordPieces } from "../reply-text";
-import type { SiwcSwitch, SiwcSwitchRule } from "./switches";
+import { SIWC_SWITCHES, type SiwcSwitch, type SiwcSwitchRule } from "./switches";
 
-export const STREAM_SWITCHES = [
-  "stream_no_content_type",
-  "stream_crlf",
-  "stream_eof_no_completed",
-  "stream_done_before_completed",
-  "stream_incomplete",
-  "stream_failed_usage_limit",
-  "stream_failed_usage_unavailable",
-  "stream_error_event",
-  "stream_model_not_found",
-  "stream_empty_output",
-  "stream_phase",
-  "stream_long",
-] as const satisfies readonly SiwcSwitch[];
+type StreamSwitch = Extract<SiwcSwitch, `stream_${string}`>;
+
+/** The switches that shape a /v1/responses stream (the `stream_` ones of SIWC_SWITCHES). */
+export const STREAM_SWITCHES: readonly StreamSwitch[] = SIWC_SWITCHES.filter((name): name is StreamSwitch => name.startsWith("stream_"));
 
 const DEFAULT_LONG_STREAM_MS = 190_000;
 const LONG_STREAM_TICK_MS = 1_000;
