@@ -32,7 +32,7 @@ export function createEvidence(): Evidence {
 }
 
 /**
- * A fetch for the upstream config that remembers every token /oauth/token hands out. It wraps
+ * A fetch for the upstream config that remembers every token a token endpoint hands out. It wraps
  * `inner` (a test's own fetch, or the global one), so tokens issued through a test's fetch are
  * recorded too and the leak scan sees them.
  */
@@ -40,7 +40,9 @@ function recordingFetch(evidence: Evidence, inner: typeof fetch = fetch): typeof
   return async (input, init) => {
     const response = await inner(input, init);
     const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
-    if (new URL(url).pathname === "/oauth/token" && response.ok) {
+    const { pathname } = new URL(url);
+    // The device flow's token endpoint, and Sign in with ChatGPT's (below its issuer's path).
+    if ((pathname === "/oauth/token" || pathname.endsWith("/api/accounts/oauth/token")) && response.ok) {
       // A test's own fetch may answer with something that is not JSON: then there is no token to record.
       const json = (await response
         .clone()

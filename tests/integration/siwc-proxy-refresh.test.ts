@@ -14,7 +14,7 @@ let harness: Harness;
 
 beforeAll(async () => {
   mock = await startMockUpstream();
-  harness = await startHarness({ sharedMock: mock, evidence, handler: siwcHandlerOptions(mock, evidence) });
+  harness = await startHarness({ sharedMock: mock, evidence, handler: siwcHandlerOptions(mock) });
 });
 afterAll(async () => {
   await harness?.close();

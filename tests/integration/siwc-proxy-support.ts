@@ -7,37 +7,12 @@ import { decide } from "@/mock-upstream/siwc/test-flow";
 import type { MockUpstream } from "@/mock-upstream/server";
 import { handlerOptionsFor, type Harness, type HarnessOptions, type TestClient } from "./harness";
 
-type Evidence = Harness["evidence"];
-
 /** The handler options of a server offering SIWC against the mock (device code stays on). */
-export function siwcHandlerOptions(mock: MockUpstream, evidence: Evidence, extra: NonNullable<HarnessOptions["handler"]> = {}) {
+export function siwcHandlerOptions(mock: MockUpstream, extra: NonNullable<HarnessOptions["handler"]> = {}) {
   return {
     ...extra,
     signIn: { device: true, siwc: { issuer: mock.siwcIssuer, apiBase: mock.siwcApiBase } },
-    upstream: { ...extra.upstream, fetch: recordingSiwcTokens(evidence, extra.upstream?.fetch) },
   } satisfies Parameters<typeof handlerOptionsFor>[3];
-}
-
-/**
- * A fetch that adds every token the SIWC token endpoint hands out to the evidence, so the leak
- * scan looks for them too (the harness's own recording knows the device flow's endpoint only).
- */
-function recordingSiwcTokens(evidence: Evidence, inner: typeof fetch = fetch): typeof fetch {
-  return async (input, init) => {
-    const response = await inner(input, init);
-    const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
-    if (new URL(url).pathname.endsWith("/api/accounts/oauth/token") && response.ok) {
-      const json = (await response
-        .clone()
-        .json()
-        .catch(() => undefined)) as Record<string, unknown> | undefined;
-      for (const field of ["access_token", "refresh_token", "id_token"]) {
-        const token = json?.[field];
-        if (typeof token === "string") evidence.issuedTokens.add(token);
-      }
-    }
-    return response;
-  };
 }
 
 function setCookies(response: Response, jar: Map<string, string>): void {

@@ -23,7 +23,7 @@ beforeAll(async () => {
   harness = await startHarness({
     sharedMock: mock,
     evidence,
-    handler: siwcHandlerOptions(mock, evidence, {
+    handler: siwcHandlerOptions(mock, {
       realtime: {
         chatgptUrl: mock.url,
         rateLimit: false,

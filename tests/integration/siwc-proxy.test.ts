@@ -26,7 +26,7 @@ beforeAll(async () => {
   harness = await startHarness({
     sharedMock: mock,
     evidence,
-    handler: siwcHandlerOptions(mock, evidence, { responsesProxy: { rateLimit: { limit: 1000, windowMs: 60_000 } } }),
+    handler: siwcHandlerOptions(mock, { responsesProxy: { rateLimit: { limit: 1000, windowMs: 60_000 } } }),
   });
   client = await signInWithSiwc(harness);
 });
@@ -91,7 +91,7 @@ describe("GET /models for a SIWC session", () => {
 
   it("a refusal of the list comes back in our words, with models: [] and the backend's request id", async () => {
     // A fresh server (no cached list), then the app disconnected in ChatGPT's settings: 401 {detail}.
-    const other = await startHarness({ sharedMock: mock, evidence, handler: siwcHandlerOptions(mock, evidence) });
+    const other = await startHarness({ sharedMock: mock, evidence, handler: siwcHandlerOptions(mock) });
     try {
       const person = await signInWithSiwc(other);
       const { clientId } = mock.siwc.snapshot().registrations.at(-1)!;
@@ -407,7 +407,7 @@ describe("the page's chat transport (the AI SDK) with a SIWC session", () => {
 
 describe("SIWC sign-in and the server's settings over time", () => {
   it("a session signed in with SIWC on a server that has since turned SIWC off: 403 siwc_disabled, nothing sent", async () => {
-    const shared = await startHarness({ sharedMock: mock, evidence, handler: siwcHandlerOptions(mock, evidence) });
+    const shared = await startHarness({ sharedMock: mock, evidence, handler: siwcHandlerOptions(mock) });
     const off = await startHarness({ sharedMock: mock, evidence, handler: { sessionStore: shared.store } });
     try {
       const person = await signInWithSiwc(shared);

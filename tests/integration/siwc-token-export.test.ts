@@ -17,10 +17,12 @@ describe("dangerouslyGetTokens with a Sign in with ChatGPT session", () => {
     const h = await startHarness({
       evidence,
       sharedMock: mock,
-      handler: siwcHandlerOptions(mock, evidence, { dangerouslyAllowTokenExport: true, dangerouslyAllowRefreshTokenExport: true }),
+      handler: siwcHandlerOptions(mock, { dangerouslyAllowTokenExport: true, dangerouslyAllowRefreshTokenExport: true }),
     });
     try {
       const client = await signInWithSiwc(h);
+      // The harness recorded the tokens the SIWC token endpoint issued, so the scan below looks for them.
+      expect(evidence.issuedTokens.size).toBeGreaterThan(0);
       const request = new Request(`${h.served.url}${BASE}/session`, { headers: { cookie: `${client.cookieName}=${client.cookie}` } });
       for (const options of [{}, { includeRefreshToken: true }]) {
         const outcome = await h.provider.dangerouslyGetTokens(request, options).then(
