@@ -56,7 +56,8 @@ describe("codex processes", () => {
     const processes = create();
     const taken = await Promise.all(Array.from({ length: 10 }, () => processes.take()));
     expect(new Set(taken.map((appServer) => appServer.pid)).size).toBe(10);
-    for (const appServer of taken) expect(await initialised(appServer.pid)()).toBe(true);
+    // The client's "initialized" notification is fire-and-forget: the fake logs it a moment after take() resolves.
+    for (const appServer of taken) await expect.poll(initialised(appServer.pid)).toBe(true);
     await expect.poll(() => spawned.length).toBe(11);
     const spare = spawned.find((appServer) => !taken.includes(appServer))!;
     await expect.poll(initialised(spare.pid)).toBe(true);
