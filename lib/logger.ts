@@ -50,6 +50,15 @@ export function runWithRequestId<T>(requestId: string, work: () => T): T {
   return requestIdScope.run(requestId, work);
 }
 
+/**
+ * `log`, bound to the request id in scope now: for a line written later from a callback the
+ * framework runs outside the request's scope (a reply stream's reads).
+ */
+export function keepRequestId(log: (message: string) => void): (message: string) => void {
+  const requestId = requestIdScope.getStore();
+  return requestId === undefined ? log : (message) => requestIdScope.run(requestId, () => log(message));
+}
+
 /** A logger that ends every line written while handling a request with ` request_id=<id>`. */
 export function withRequestIds(logger: Logger): Logger {
   const tag = (message: string) => {
