@@ -53,7 +53,7 @@ function sealParts(sealed: string): { passwordId: string; expiresAt: number } | 
   return { passwordId: parts[1] || "default", expiresAt: Number(parts[5]) || Number.POSITIVE_INFINITY };
 }
 
-function deepFreeze<T>(value: T): T {
+export function deepFreeze<T>(value: T): T {
   if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
     for (const item of Object.values(value)) deepFreeze(item);
@@ -74,7 +74,7 @@ export function createSealer(secrets: readonly string[]): Sealer {
   // Opening a seal derives two keys (PBKDF2) and costs about a millisecond on every request of a
   // session. A seal is immutable and authenticated, so what it opened to once stays true until the
   // seal's own expiry: remember recent ones (insertion-ordered Map as a small LRU). The value is
-  // frozen once and handed out as is (the session store validates it into a fresh record anyway).
+  // frozen once and handed out as is (the session store validates each such value once).
   const opened = new Map<string, { data: unknown; expiresAt: number }>();
   const remember = (sealed: string, data: unknown, expiresAt: number) => {
     opened.delete(sealed);

@@ -19,16 +19,31 @@ function signedIn(now: number): AuthenticatedRecord {
 }
 
 describe("createSessionStore", () => {
-  it("gives every load a record of its own: changing one never changes the next load", async () => {
+  it("hands out records nobody can change: a change throws and the next load is as stored", async () => {
     const sessions = createSessionStore(createMemoryStore(), createSealer([SECRET]), Date.now);
     await sessions.save("id-1", signedIn(Date.now()));
     const first = (await sessions.load("id-1")) as AuthenticatedRecord;
-    first.tokens.accessToken = "changed";
-    first.account.plan = "changed";
+    expect(() => {
+      first.tokens.accessToken = "changed";
+    }).toThrow(TypeError);
+    expect(() => {
+      first.account.plan = "changed";
+    }).toThrow(TypeError);
     const second = (await sessions.load("id-1")) as AuthenticatedRecord;
     expect(second.tokens.accessToken).toBe("access-1");
     expect(second.account.plan).toBe("plus");
-    expect(second).not.toBe(first);
+  });
+
+  it("validates a stored value once: later loads of the same value reuse the checked record", async () => {
+    const sessions = createSessionStore(createMemoryStore(), createSealer([SECRET]), Date.now);
+    await sessions.save("id-1", signedIn(Date.now()));
+    const first = await sessions.load("id-1");
+    expect(await sessions.load("id-1")).toBe(first);
+    // A new value (a save) is validated afresh.
+    await sessions.save("id-1", { ...(first as AuthenticatedRecord), account: { ...(first as AuthenticatedRecord).account, plan: "pro" } });
+    const third = (await sessions.load("id-1")) as AuthenticatedRecord;
+    expect(third).not.toBe(first);
+    expect(third.account.plan).toBe("pro");
   });
 
   it("reads a record past its lifetime as none, also when its seal was opened before", async () => {

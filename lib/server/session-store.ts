@@ -1,7 +1,7 @@
 import "server-only";
 import type { KeyValueStore } from "@/lib/stores/types";
 import { sessionRecordSchema, type SessionRecord } from "./session-record";
-import type { Sealer } from "./session-seal";
+import { deepFreeze, type Sealer } from "./session-seal";
 
 export const SESSION_KEY_PREFIX = "lwc:session:";
 
@@ -30,13 +30,26 @@ export function sessionKey(sessionId: string): string {
 }
 
 export function createSessionStore(store: KeyValueStore, sealer: Sealer, now: () => number): SessionStore {
+  // The sealer hands out one frozen value per seal it remembers, so the schema check runs once per
+  // seal too (about 1% of a streamed reply's server CPU when run on every request). The record is
+  // deep-frozen: every caller shares it, and a change throws instead of reaching the next load.
+  const validated = new WeakMap<object, SessionRecord | null>();
+  function validate(opened: unknown): SessionRecord | null {
+    if (typeof opened !== "object" || opened === null) return null;
+    let record = validated.get(opened);
+    if (record === undefined) {
+      const parsed = sessionRecordSchema.safeParse(opened);
+      record = parsed.success ? deepFreeze(parsed.data) : null;
+      validated.set(opened, record);
+    }
+    return record;
+  }
   async function loadSealed(sessionId: string) {
     const sealed = await store.get(sessionKey(sessionId));
     if (sealed === null) return null;
-    // The parse also copies: the record returned is the caller's own (the sealer's value is shared and frozen).
-    const parsed = sessionRecordSchema.safeParse(await sealer.unseal(sealed));
-    if (!parsed.success || parsed.data.expiresAt <= now()) return null;
-    return { record: parsed.data, sealed };
+    const record = validate(await sealer.unseal(sealed));
+    if (record === null || record.expiresAt <= now()) return null;
+    return { record, sealed };
   }
 
   return {
