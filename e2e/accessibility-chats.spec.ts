@@ -90,11 +90,7 @@ for (const colorScheme of ["light", "dark"] as const) {
         const turns = new TurnControls(page);
         await mock.addFault({ fault: "slow_stream", accountId: account.accountId, delayMs: 200 });
         const question = longMessage(24, "scan");
-        await chat.send(question);
-        await expect(chat.assistantMessages.last()).toContainText('You said: "scan1 scan2');
-        await expect.poll(() => chat.conversationIdInUrl()).not.toBeNull();
-        const id = chat.conversationIdInUrl()!;
-        await expect.poll(async () => (await turns.savedLastAnswer(account.accountId, id))?.text ?? "").toContain('You said: "scan1 scan2');
+        await turns.sendUntilPartSaved(chat, account.accountId, question, 'You said: "scan1 scan2');
         await page.reload();
         await chat.expectSignedInAs(account.email);
 

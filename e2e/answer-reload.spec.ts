@@ -15,15 +15,9 @@ test.describe("no answer lost to a reload", () => {
     // About 30 words at 300 ms each: the answer streams for about ten seconds, long enough to reload in.
     await mock.addFault({ fault: "slow_stream", accountId: account.accountId, delayMs: 300 });
     const question = longMessage(30, "tale");
-    await chat.send(question);
-    const streaming = chat.assistantMessages.last();
-    await expect(streaming).toHaveAttribute("data-status", "streaming");
-    await expect(streaming).toContainText('You said: "tale1 tale2');
-    await expect.poll(() => chat.conversationIdInUrl()).not.toBeNull();
-    const id = chat.conversationIdInUrl()!;
-
     // The browser's store holds some of the answer while it still streams.
-    await expect.poll(async () => (await turns.savedLastAnswer(account.accountId, id))?.text ?? "").toContain('You said: "tale1 tale2');
+    const id = await turns.sendUntilPartSaved(chat, account.accountId, question, 'You said: "tale1 tale2');
+    await expect(chat.assistantMessages.last()).toHaveAttribute("data-status", "streaming");
     await page.reload();
     await chat.expectSignedInAs(account.email);
 
@@ -72,11 +66,7 @@ test.describe("no answer lost to a reload", () => {
       const turns = new TurnControls(page);
       await mock.addFault({ fault: "slow_stream", accountId: account.accountId, delayMs: 300 });
       const question = longMessage(30, "saga");
-      await chat.send(question);
-      await expect(chat.assistantMessages.last()).toContainText('You said: "saga1 saga2');
-      await expect.poll(() => chat.conversationIdInUrl()).not.toBeNull();
-      const id = chat.conversationIdInUrl()!;
-      await expect.poll(async () => (await turns.savedLastAnswer(account.accountId, id))?.text ?? "").toContain('You said: "saga1 saga2');
+      const id = await turns.sendUntilPartSaved(chat, account.accountId, question, 'You said: "saga1 saga2');
       await page.close();
 
       const again = await context.newPage();

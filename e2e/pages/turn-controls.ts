@@ -1,4 +1,5 @@
-import type { Locator, Page } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
+import type { ChatPage } from "./chat-page";
 
 /**
  * The parts of a conversation's turns beyond sending and reading: an answer cut off by a reload
@@ -64,6 +65,19 @@ export class TurnControls {
         }),
       [accountId, conversationId] as const,
     );
+  }
+
+  /**
+   * Sends `question` and waits until its answer shows `echoStart` and this browser has saved that
+   * much of it (so a reload or a closed tab now cuts it off). Returns the conversation's id.
+   */
+  async sendUntilPartSaved(chat: ChatPage, accountId: string, question: string, echoStart: string): Promise<string> {
+    await chat.send(question);
+    await expect(chat.assistantMessages.last()).toContainText(echoStart);
+    await expect.poll(() => chat.conversationIdInUrl()).not.toBeNull();
+    const id = chat.conversationIdInUrl()!;
+    await expect.poll(async () => (await this.savedLastAnswer(accountId, id))?.text ?? "").toContain(echoStart);
+    return id;
   }
 
   /**
