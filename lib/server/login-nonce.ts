@@ -1,4 +1,5 @@
 import "server-only";
+import { constantTimeEquals } from "./constant-time";
 import { randomId } from "./encoding";
 import type { MovedRecord, PendingRecord } from "./session-record";
 
@@ -23,14 +24,6 @@ export const LOGIN_NONCE_OPT_IN = "new";
 
 export function newLoginNonce(): string {
   return randomId(16);
-}
-
-/** Compares every character whatever the first difference is, so timing says nothing about the secret. */
-function constantTimeEquals(a: string, b: string): boolean {
-  if (a.length !== b.length) return false;
-  let difference = 0;
-  for (let index = 0; index < a.length; index += 1) difference |= a.charCodeAt(index) ^ b.charCodeAt(index);
-  return difference === 0;
 }
 
 /** The header's value; null when absent or empty (an empty header counts as absent). */

@@ -1,6 +1,6 @@
 import "server-only";
-import { timingSafeEqual } from "node:crypto";
 import { LOG_PREFIX } from "@/lib/logger";
+import { constantTimeEquals } from "../constant-time";
 import type { ServerContext } from "../context";
 import { serializeSessionCookie } from "../cookies";
 import { randomId } from "../encoding";
@@ -23,13 +23,6 @@ import { exchangeCode, PLAN_USAGE_SCOPE, revokeRefreshToken, TokenEndpointError,
 /** What an issued client id may look like (and never the registration placeholder). */
 const ISSUED_CLIENT_ID = /^[A-Za-z0-9_-]{1,200}$/;
 
-/** Constant-time equality of two strings. */
-function sameText(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
-}
-
 /**
  * GET /auth/callback (the app's root, outside the API's base path): finishes a SIWC sign-in.
  * A state that is unknown, used, expired or another browser's: 400 `siwc_state_invalid`, and
@@ -47,7 +40,7 @@ export function createCallbackRoute(ctx: ServerContext, manager: SessionManager,
     if (found === null) return null;
     const binding = await readBinding(request, ctx.signer);
     // Another browser's link is refused without using the attempt up: its own browser may still finish it.
-    if (binding === null || !sameText(binding, found.value.binding)) return null;
+    if (binding === null || !constantTimeEquals(binding, found.value.binding)) return null;
     if (!(await siwc.store.takeAttempt(state, found.sealed))) return null;
     return found.value;
   }

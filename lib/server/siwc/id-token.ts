@@ -1,8 +1,8 @@
 import "server-only";
-import { timingSafeEqual } from "node:crypto";
 import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JSONWebKeySet, type JWTPayload } from "jose";
 import { fetchUpstreamText, parseJsonOrUndefined } from "@/lib/upstream/http";
 import type { UpstreamConfig } from "@/lib/upstream/types";
+import { constantTimeEquals } from "../constant-time";
 import { SiwcFlowError } from "./flow-error";
 
 /** Clock tolerance for `exp`, `iat` and `nbf`. */
@@ -15,12 +15,6 @@ export interface VerifiedIdentity {
   subject: string;
   email: string;
 }
-
-const sameText = (a: string, b: string) => {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
-};
 
 /**
  * Verifies SIWC ID tokens with `jose` against the issuer's JWKS: RS256 only, `iss` the issuer,
@@ -100,7 +94,7 @@ export function createIdTokenVerifier(upstream: UpstreamConfig, now: () => numbe
       }
       if (expected.nonce !== undefined) {
         const nonce = (payload as { nonce?: unknown }).nonce;
-        if (typeof nonce !== "string" || !sameText(nonce, expected.nonce)) {
+        if (typeof nonce !== "string" || !constantTimeEquals(nonce, expected.nonce)) {
           throw new SiwcFlowError("invalid_id_token", "ID token nonce does not match the attempt");
         }
       }
