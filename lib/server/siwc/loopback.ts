@@ -19,7 +19,11 @@ type LoopbackVerdict =
   | { kind: "redirect"; url: string }
   | { kind: "refused" };
 
-/** 127.0.0.0/8 and ::1, also written as IPv4-mapped IPv6. */
+/**
+ * 127.0.0.0/8 and ::1, also written as IPv4-mapped IPv6, as Node writes a socket's peer address.
+ * Not ../client-address.ts's parser: it reads NAT64 and IPv4-compatible forms as IPv4 too, and a
+ * NAT64 peer of 127.0.0.1 is a gateway, not this machine.
+ */
 function isLoopbackAddress(address: string): boolean {
   const plain = address.replace(/^::ffff:/i, "");
   return plain === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(plain);
