@@ -12,6 +12,7 @@ import type { DevicePollResult } from "@/lib/upstream/types";
 import type { ServerContext } from "./context";
 import { serializeSessionCookie } from "./cookies";
 import { randomId } from "./encoding";
+import { retryAfterSeconds } from "./json";
 import { LOG_PREFIX } from "@/lib/logger";
 import { newLoginNonce, optsInToLoginNonce, ownsLogin } from "./login-nonce";
 import { AUTHORIZATION_EXPIRED_MESSAGE, toPublicState, type PublicSessionState } from "./public-state";
@@ -98,7 +99,7 @@ export async function startLogin(
 }
 
 function rateLimited(reset: number, now: number, scope: "client" | "all"): LoginOutcome {
-  return { rateLimited: true, retryAfterSeconds: Math.max(1, Math.ceil((reset - now) / 1000)), scope };
+  return { rateLimited: true, retryAfterSeconds: retryAfterSeconds(reset, now), scope };
 }
 
 /**

@@ -1,6 +1,6 @@
 import "server-only";
 import type { ServerContext } from "./context";
-import { errorResponse } from "./json";
+import { rateLimitedResponse } from "./json";
 
 /**
  * The voice throttle: `POST /realtime` and agent-voice starts of one login share one bucket
@@ -11,6 +11,5 @@ export async function realtimeRateLimited(ctx: ServerContext, loginId: string): 
   if (!ctx.realtimeLimiter) return null;
   const limit = await ctx.realtimeLimiter.limit(loginId);
   if (limit.success) return null;
-  const retryAfterSeconds = Math.max(1, Math.ceil((limit.reset - ctx.options.now()) / 1000));
-  return errorResponse(429, "rate_limited", { retryAfterSeconds }, { "retry-after": String(retryAfterSeconds) });
+  return rateLimitedResponse(limit.reset, ctx.options.now());
 }

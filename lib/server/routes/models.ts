@@ -6,7 +6,7 @@ import { isSiwcRefusal } from "@/lib/upstream/siwc-errors";
 import type { ModelInfo } from "@/lib/upstream/types";
 import { fetchAccountModels, modelsCacheKey, type AccountModelsCache } from "../account-models";
 import type { ServerContext } from "../context";
-import { jsonResponse, passedOnCode } from "../json";
+import { jsonResponse, passedOnCode, rateLimitedResponse } from "../json";
 import type { RouteHandler } from "../router";
 import { isAuthenticated, type AuthenticatedRecord } from "../session-record";
 import type { SessionManager } from "../session-manager";
@@ -47,11 +47,7 @@ export function createModelsRoute(ctx: ServerContext, manager: SessionManager, c
     if (ctx.modelsLimiter) {
       const limit = await ctx.modelsLimiter.limit(session.record.loginId);
       if (!limit.success) {
-        const retryAfterSeconds = Math.max(1, Math.ceil((limit.reset - ctx.options.now()) / 1000));
-        return jsonResponse(
-          { models: [], error: "rate_limited" satisfies ApiErrorCode, message: "Too many requests for this session. Try again shortly.", retryAfterSeconds },
-          { status: 429, headers: { "retry-after": String(retryAfterSeconds) } },
-        );
+        return rateLimitedResponse(limit.reset, ctx.options.now(), { models: [], message: "Too many requests for this session. Try again shortly." });
       }
     }
     try {

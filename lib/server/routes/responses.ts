@@ -15,7 +15,7 @@ import { cachedAccountModels, modelsCacheKey, type AccountModelsCache } from "..
 import { assembleResponse, type AssembledResponse } from "../assemble-response";
 import type { ServerContext } from "../context";
 import { withEffortForModel } from "../effort-for-model";
-import { errorResponse } from "../json";
+import { errorResponse, rateLimitedResponse } from "../json";
 import { responsesInputTexts } from "../input-texts";
 import { LOG_PREFIX, type Logger } from "@/lib/logger";
 import { readResponsesBody } from "../responses-body";
@@ -142,10 +142,7 @@ export function createResponsesRoute(
 
     if (ctx.responsesLimiter) {
       const limit = await ctx.responsesLimiter.limit(session.record.loginId);
-      if (!limit.success) {
-        const retryAfterSeconds = Math.max(1, Math.ceil((limit.reset - options.now()) / 1000));
-        return errorResponse(429, "rate_limited", { retryAfterSeconds }, { "retry-after": String(retryAfterSeconds) });
-      }
+      if (!limit.success) return rateLimitedResponse(limit.reset, options.now());
     }
 
     let record: AuthenticatedRecord;

@@ -5,7 +5,7 @@ import type { ServerContext } from "../context";
 import { randomId, toBase64Url } from "../encoding";
 import { loginLimitKeys } from "../client-address";
 import { checkOrigin } from "../csrf";
-import { errorResponse } from "../json";
+import { errorResponse, rateLimitedResponse } from "../json";
 import type { RouteHandler } from "../router";
 import { bindingFor } from "./binding";
 import { SIWC_RESOURCE } from "./config";
@@ -43,13 +43,7 @@ export function createStartRoute(ctx: ServerContext, siwc: SiwcClient | undefine
     if (ctx.loginLimiter) {
       const limit = await ctx.loginLimiter.limit(`siwc:${(await loginLimitKeys(ctx.options.clientAddress(request))).client}`);
       if (!limit.success) {
-        const retryAfterSeconds = Math.max(1, Math.ceil((limit.reset - ctx.options.now()) / 1000));
-        return errorResponse(
-          429,
-          "rate_limited",
-          { message: "Too many sign-ins were started from here. Try again shortly.", retryAfterSeconds },
-          { "retry-after": String(retryAfterSeconds) },
-        );
+        return rateLimitedResponse(limit.reset, ctx.options.now(), { message: "Too many sign-ins were started from here. Try again shortly." });
       }
     }
 
