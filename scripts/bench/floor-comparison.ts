@@ -18,8 +18,12 @@ const CPU_RATIO_TARGET = 1.08;
 const TTFB_OVER_FLOOR_TARGET_MS = 0.5;
 
 const RUNS = 3;
-/** Rounds per run; each round is one block through the proxy and one through the floor. */
-const ROUNDS = Number(process.env.BENCH_FLOOR_ROUNDS ?? 40);
+/**
+ * Rounds per run; each round is one block through the proxy and one through the floor. With 40 the
+ * three runs of one invocation differed by up to 0.09x (1.03x to 1.12x); with 200 by at most 0.03x,
+ * usually 0.01x (measured 2026-11-27), for about 40 s an invocation.
+ */
+const ROUNDS = Number(process.env.BENCH_FLOOR_ROUNDS ?? 200);
 const BLOCK = 10;
 // Long enough for V8 to have compiled both paths: the numbers are the steady state of a running server.
 // After 300 replies each the first run still read 1.13-1.18x while the next two read 1.07-1.11x; after
