@@ -57,7 +57,7 @@ describe("forwardedFromElsewhere", () => {
   });
 
   it("is true when any hop names another client, an unknown or obfuscated one, or a header cannot be read", () => {
-    for (const init of [
+    const cases: Record<string, string>[] = [
       { "x-forwarded-for": "192.168.1.20" },
       { "x-forwarded-for": "192.168.1.20, 127.0.0.1" },
       { "x-forwarded-for": "127.0.0.1, " },
@@ -68,7 +68,8 @@ describe("forwardedFromElsewhere", () => {
       { forwarded: "for=127.0.0.1, for=198.51.100.4" },
       { forwarded: "for=" },
       { "x-forwarded-for": "127.0.0.1", forwarded: "for=198.51.100.4" },
-    ]) {
+    ];
+    for (const init of cases) {
       expect(forwardedFromElsewhere(headers(init), undefined), JSON.stringify(init)).toBe(true);
     }
   });
