@@ -23,9 +23,10 @@ type LoopbackVerdict =
 /**
  * Whether SIWC can run for this request: only on a plain-http loopback origin (what the browser
  * used, from Host / X-Forwarded-Host / X-Forwarded-Proto), over a connection from this machine
- * (when the server knows the connection's address and `peerCheck` is on), for a client this machine
- * (whatever `peerCheck` says: a proxy here that names another client in `Forwarded`,
- * `X-Forwarded-For` or `X-Real-IP` forwarded for someone else), and never on a hosting platform.
+ * (when the server knows the connection's address and `peerCheck` is on), for a client on this
+ * machine as far as any proxy says (whatever `peerCheck` is: a proxy here that names another client
+ * in `Forwarded`, `X-Forwarded-For` or `X-Real-IP` forwarded for someone else), and never on a
+ * hosting platform.
  */
 export function loopbackVerdict(request: Request, siwc: Pick<ResolvedSiwcOptions, "hosted" | "peerCheck">, peer: string | undefined): LoopbackVerdict {
   if (siwc.hosted) return { kind: "refused" };
