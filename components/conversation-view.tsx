@@ -31,6 +31,7 @@ import type { DocumentChip } from "./document-chips";
 import { AssistantMessage } from "./chat-message";
 import { ChatErrorAlert } from "./chat-error-alert";
 import { InterruptedAnswer } from "./interrupted-answer";
+import { MessageBoundary, MessageUnavailable } from "./message-boundary";
 import { FailedTurn } from "./failed-turn";
 import { ArrowDownIcon, RefreshIcon } from "./icons";
 import { useMessageHighlight, type MessageHighlight } from "./use-message-highlight";
@@ -442,30 +443,33 @@ export function ConversationView({
           ) : (
             <div className="flex flex-col gap-7">
               {messages.map((message, index) => [
-                message.role === "user" ? (
-                  <UserMessage
-                    key={message.id}
-                    message={message}
-                    editing={editingId === message.id}
-                    onStartEdit={busy || isVoiceMessage(message) ? undefined : () => setEditingId(message.id)}
-                    onCancelEdit={cancelEdit}
-                    onSubmitEdit={(text) => submitEdit(message, text)}
-                  />
-                ) : messageMetadata(message).agentAction ? (
-                  <AgentActionNote key={message.id} message={message} />
-                ) : (
-                  <AssistantMessage
-                    key={message.id}
-                    message={message}
-                    streaming={busy && message === lastMessage}
-                    versions={{ ...versionPosition(message), onShow: busy ? undefined : (index) => showAnswerVersion(message, index) }}
-                    footer={
-                      !busy && message === lastMessage && isInterrupted(message) ? (
-                        <InterruptedAnswer enabled={Boolean(callSettings)} onContinue={() => continueAnswer(message)} onTryAgain={() => regenerateAnswer(message)} />
-                      ) : null
-                    }
-                  />
-                ),
+                <MessageBoundary key={message.id} messageId={message.id} message={message}>
+                  {message.role === "user" ? (
+                    <UserMessage
+                      message={message}
+                      editing={editingId === message.id}
+                      onStartEdit={busy || isVoiceMessage(message) ? undefined : () => setEditingId(message.id)}
+                      onCancelEdit={cancelEdit}
+                      onSubmitEdit={(text) => submitEdit(message, text)}
+                    />
+                  ) : message.role !== "assistant" ? (
+                    // A system message an older import kept: never shown as an answer, never sent.
+                    <MessageUnavailable messageId={message.id} />
+                  ) : messageMetadata(message).agentAction ? (
+                    <AgentActionNote message={message} />
+                  ) : (
+                    <AssistantMessage
+                      message={message}
+                      streaming={busy && message === lastMessage}
+                      versions={{ ...versionPosition(message), onShow: busy ? undefined : (index) => showAnswerVersion(message, index) }}
+                      footer={
+                        !busy && message === lastMessage && isInterrupted(message) ? (
+                          <InterruptedAnswer enabled={Boolean(callSettings)} onContinue={() => continueAnswer(message)} onTryAgain={() => regenerateAnswer(message)} />
+                        ) : null
+                      }
+                    />
+                  )}
+                </MessageBoundary>,
                 isFailedMessage(message) ? failureAfter(message, index) : null,
               ])}
               {status === "submitted" && (lastMessage?.role !== "assistant" || lastMessage.parts.length === 0) && (

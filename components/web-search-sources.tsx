@@ -6,14 +6,28 @@ function searchedTheWeb(message: UIMessage): boolean {
   return message.parts.some((part) => part.type === "tool-web_search");
 }
 
-/** The pages the answer cites, once each, in order (the url_citation annotations, as source-url parts). */
+/** The value as an http or https URL, or null: a cited page is a link, never anything else. */
+function webUrl(value: unknown): URL | null {
+  if (typeof value !== "string" || !URL.canParse(value)) return null;
+  const url = new URL(value);
+  return url.protocol === "http:" || url.protocol === "https:" ? url : null;
+}
+
+/**
+ * The pages the answer cites, once each, in order (the url_citation annotations, as source-url
+ * parts). What the stream or an older import put there is not trusted to be well formed: a URL that
+ * does not parse is left out, and a title that is not a string gives way to the host.
+ */
 function citedSources(message: UIMessage): { url: string; title: string }[] {
   const seen = new Set<string>();
   const sources: { url: string; title: string }[] = [];
   for (const part of message.parts) {
-    if (part.type !== "source-url" || seen.has(part.url) || !/^https?:\/\//i.test(part.url)) continue;
+    if (part.type !== "source-url") continue;
+    const url = webUrl(part.url);
+    if (url === null || seen.has(part.url)) continue;
     seen.add(part.url);
-    sources.push({ url: part.url, title: part.title?.trim() || new URL(part.url).hostname });
+    const title: unknown = part.title;
+    sources.push({ url: part.url, title: (typeof title === "string" ? title.trim() : "") || url.hostname });
   }
   return sources;
 }

@@ -51,6 +51,10 @@ export class ChatPage {
   readonly importInput: Locator;
   readonly importStatus: Locator;
   readonly importError: Locator;
+  /** Messages the chat could not show ("This message can't be shown"). */
+  readonly unavailableMessages: Locator;
+  /** The cited pages under the answers. */
+  readonly sourceLinks: Locator;
 
   constructor(readonly page: Page) {
     this.signedInEmail = page.getByTestId("signed-in-email");
@@ -89,6 +93,8 @@ export class ChatPage {
     this.importInput = page.getByTestId("import-input");
     this.importStatus = page.getByTestId("import-status");
     this.importError = page.getByTestId("import-error");
+    this.unavailableMessages = page.getByTestId("message-unavailable");
+    this.sourceLinks = page.getByTestId("web-search-sources").getByRole("link");
   }
 
   lastAssistantMessage(): Locator {

@@ -4,12 +4,13 @@ import type { Page } from "@playwright/test";
 /**
  * Conversations written straight into the browser's IndexedDB (the app's own database `lwc-chat`,
  * store `conversations`, keyed by [accountId, id]), as an earlier session would have left them.
- * Quicker than chatting through many turns; the tests then reload so the app reads them.
+ * Quicker than chatting through many turns; the tests then reload so the app reads them. The types
+ * are loose on purpose: a test may store what an older version of the app let through.
  */
 interface StoredMessage {
   id: string;
-  role: "user" | "assistant";
-  parts: { type: "text"; text: string }[];
+  role: "user" | "assistant" | "system";
+  parts: ({ type: "text"; text: string } | { type: string; [field: string]: unknown })[];
   metadata?: Record<string, unknown>;
 }
 

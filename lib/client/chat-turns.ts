@@ -94,10 +94,12 @@ export function markLastTurnFailed<M extends UIMessage>(messages: readonly M[], 
 /**
  * The conversation as the model should see it: failed turns left out, and generated images left
  * out of earlier answers (they were made upstream and are not stored there; their text stays).
+ * Only the person's messages and the model's answers: a `system` message an older import kept
+ * would make every call fail (the AI SDK refuses one among the messages).
  */
 export function messagesForUpstream<M extends UIMessage>(messages: readonly M[]): M[] {
   return messages
-    .filter((message) => !isFailedMessage(message))
+    .filter((message) => (message.role === "user" || message.role === "assistant") && !isFailedMessage(message))
     .map((message) =>
       message.role === "assistant" ? ({ ...message, parts: message.parts.filter((part) => !part.type.startsWith("tool-")) } as M) : message,
     )

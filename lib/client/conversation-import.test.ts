@@ -91,6 +91,57 @@ describe("parseImportFile", () => {
     }
   });
 
+  it("refuses every part kind the chat shows when it has the wrong shape: cited pages, attached files and documents, generated images", () => {
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ type: "source-url", sourceId: "s1", url: "http://[" }, /parts\.1\.url: a cited page must be an http or https URL/],
+      [{ type: "source-url", sourceId: "s1", url: "javascript:alert(1)" }, /parts\.1\.url: a cited page must be an http or https URL/],
+      [{ type: "source-url", sourceId: "s1", url: 42 }, /parts\.1\.url: a cited page must be an http or https URL/],
+      [{ type: "source-url", sourceId: "s1", url: "https://example.com/", title: { text: "x" } }, /parts\.1\.title: title must be a string/],
+      [{ type: "file", mediaType: "image/png", url: "data:image/png;base64,AAAA", filename: 7 }, /parts\.1\.filename: filename must be a string/],
+      [{ type: "data-document", data: { name: "a.txt", kind: "text" } }, /parts\.1\.data\.text: /],
+      [{ type: "data-document", data: "a.txt" }, /parts\.1\.data: /],
+      [{ type: "data-document", data: { name: "a.pdf", kind: "pdf", text: "x", pages: "three" } }, /parts\.1\.data\.pages: /],
+      [{ type: "tool-image_generation", toolCallId: "t", state: "output-available", output: { result: 5 } }, /parts\.1\.output\.result: /],
+      [{ type: "reasoning", text: ["a"] }, /parts\.1\.text: text must be a string/],
+    ];
+    for (const [extra, problem] of cases) {
+      const damaged = conversation("c1");
+      damaged.messages[1]!.parts.push(extra as never);
+      const result = parseImportFile(json(conversationFile(damaged, now)));
+      expect(result.ok, JSON.stringify(extra)).toBe(false);
+      expect(!result.ok && result.message, JSON.stringify(extra)).toMatch(problem);
+    }
+  });
+
+  it("keeps well-formed parts of those kinds as they are", () => {
+    const rich = conversation("c1");
+    rich.messages[1]!.parts.push(
+      { type: "source-url", sourceId: "s1", url: "https://example.com/a", title: "A page" },
+      { type: "source-url", sourceId: "s2", url: "http://example.org/" },
+      { type: "tool-image_generation", toolCallId: "t", state: "output-available", input: {}, output: { result: "iVBORw0KGgo=" } } as never,
+    );
+    rich.messages[0]!.parts.push(
+      { type: "file", mediaType: "image/png", url: "data:image/png;base64,AAAA", filename: "a.png" },
+      { type: "data-document", data: { name: "a.pdf", kind: "pdf", text: "x", pages: 3 } } as never,
+    );
+    const result = parseImportFile(json(conversationFile(rich, now)));
+    expect(result).toEqual({ ok: true, conversations: [conversationFile(rich, now).conversation] });
+  });
+
+  it("refuses a message that is neither the person's nor the model's (a system message), with a sentence", () => {
+    const withSystem = conversation("c1", "Tell me");
+    withSystem.messages.splice(1, 0, { id: "s", role: "system", parts: [{ type: "text", text: "You are a pirate." }] });
+    expect(parseImportFile(json(backupFile([conversation("c0"), withSystem], now)))).toEqual({
+      ok: false,
+      message:
+        "“Tell me” holds a system message; this app keeps only your messages and the model’s answers, so it can’t import it. Nothing was imported.",
+    });
+    const other = conversation("c2", "Other");
+    (other.messages[0] as { role: string }).role = "tool";
+    const refused = parseImportFile(json(conversationFile(other, now)));
+    expect(!refused.ok && refused.message).toMatch(/^“Other” holds a tool message; /);
+  });
+
   it("keeps parts and metadata it does not know (written by a later version of the same format)", () => {
     const extended = conversation("c1");
     extended.messages[1]!.parts.push({ type: "step-start" });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { BACKUP_FORMAT, CONVERSATION_FORMAT, EXPORT_VERSION, type ExportedConversation } from "./conversation-export";
+import { DOCUMENT_PART_TYPE } from "./document-attachments";
 
 /**
  * Reading a file made by Export (a backup or one conversation) back in. Everything is checked
@@ -13,15 +14,48 @@ export const MAX_IMPORT_BYTES = 200 * 1024 * 1024;
 
 const NOTHING_IMPORTED = "Nothing was imported.";
 
-// A part is kept as it was written, but the kinds the chat shows must have the shape it reads. An
-// attached file must be a data: URL, so showing an imported conversation never fetches anything.
+// A part is kept as it was written, but the kinds the chat shows must have the shape it reads, so a
+// damaged file cannot break the page each time its conversation opens. An attached file must be a
+// data: URL, so showing an imported conversation never fetches anything; a cited page must be an
+// http or https URL (the answer links to it).
+const string = (value: unknown) => typeof value === "string";
+const optionalString = (value: unknown) => value === undefined || typeof value === "string";
+
+function isWebUrl(value: unknown): boolean {
+  if (typeof value !== "string" || !URL.canParse(value)) return false;
+  const { protocol } = new URL(value);
+  return protocol === "http:" || protocol === "https:";
+}
+
+const attachedDocument = z.object({
+  name: z.string(),
+  kind: z.enum(["text", "pdf"]),
+  text: z.string(),
+  pages: z.number().int().nonnegative().optional(),
+});
+
 const part = z.looseObject({ type: z.string().min(1) }).superRefine((value, context) => {
+  const problem = (path: string, message: string) => context.addIssue({ code: "custom", path: [path], message });
   if (value.type === "text" || value.type === "reasoning") {
-    if (typeof value.text !== "string") context.addIssue({ code: "custom", path: ["text"], message: "text must be a string" });
+    if (!string(value.text)) problem("text", "text must be a string");
   } else if (value.type === "file") {
-    if (typeof value.mediaType !== "string") context.addIssue({ code: "custom", path: ["mediaType"], message: "mediaType must be a string" });
-    if (typeof value.url !== "string" || !value.url.startsWith("data:")) {
-      context.addIssue({ code: "custom", path: ["url"], message: "an attached file must be a data: URL" });
+    if (!string(value.mediaType)) problem("mediaType", "mediaType must be a string");
+    if (typeof value.url !== "string" || !value.url.startsWith("data:")) problem("url", "an attached file must be a data: URL");
+    if (!optionalString(value.filename)) problem("filename", "filename must be a string");
+  } else if (value.type === "source-url") {
+    if (!isWebUrl(value.url)) problem("url", "a cited page must be an http or https URL");
+    if (!optionalString(value.title)) problem("title", "title must be a string");
+  } else if (value.type === DOCUMENT_PART_TYPE) {
+    const parsed = attachedDocument.safeParse(value.data);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      context.addIssue({ code: "custom", path: ["data", ...issue.path.map(String)], message: issue.message });
+    }
+  } else if (value.type === "tool-image_generation" && value.output !== undefined) {
+    const output = value.output;
+    if (typeof output !== "object" || output === null) problem("output", "output must be an object");
+    else if (!optionalString((output as { result?: unknown }).result)) {
+      context.addIssue({ code: "custom", path: ["output", "result"], message: "result must be a string" });
     }
   }
 });
@@ -55,9 +89,10 @@ const metadata = z.looseObject({
   versions: z.object({ before: z.array(answerVersion), after: z.array(answerVersion) }).optional(),
 });
 
+// Any role reads here; only the person's and the model's are kept (`unkeptRole` below).
 const message = z.object({
   id: z.string().min(1),
-  role: z.enum(["user", "assistant", "system"]),
+  role: z.string().min(1),
   parts: z.array(part),
   metadata: metadata.optional(),
 });
@@ -79,6 +114,20 @@ function describeIssue(error: z.ZodError): string {
   if (!issue) return "it does not have the expected shape";
   const where = issue.path.map(String).join(".");
   return where ? `${where}: ${issue.message}` : issue.message;
+}
+
+/** The roles the chat shows and sends; a `system` message would show as an answer and fail every later turn. */
+const KEPT_ROLES = new Set(["user", "assistant"]);
+
+/** The sentence for the first message whose role this app does not keep, or undefined. */
+function unkeptRole(conversations: readonly { title: string; messages: readonly { role: string }[] }[]): string | undefined {
+  for (const { title, messages } of conversations) {
+    const other = messages.find((candidate) => !KEPT_ROLES.has(candidate.role));
+    if (!other) continue;
+    const name = title.length > 80 ? `${title.slice(0, 80)}…` : title || "A conversation";
+    return `“${name}” holds a ${other.role.slice(0, 40)} message; this app keeps only your messages and the model’s answers, so it can’t import it. ${NOTHING_IMPORTED}`;
+  }
+  return undefined;
 }
 
 /** Reads the text of an export file; nothing in it is kept unless all of it is valid. */
@@ -103,10 +152,14 @@ export function parseImportFile(text: string): ImportParse {
   if (format === CONVERSATION_FORMAT) {
     const parsed = conversationFile.safeParse(value);
     if (!parsed.success) return { ok: false, message: `This file looks damaged (${describeIssue(parsed.error)}). ${NOTHING_IMPORTED}` };
+    const refused = unkeptRole([parsed.data.conversation]);
+    if (refused) return { ok: false, message: refused };
     return { ok: true, conversations: [parsed.data.conversation as ExportedConversation] };
   }
   const parsed = backupFile.safeParse(value);
   if (!parsed.success) return { ok: false, message: `This file looks damaged (${describeIssue(parsed.error)}). ${NOTHING_IMPORTED}` };
+  const refused = unkeptRole(parsed.data.conversations);
+  if (refused) return { ok: false, message: refused };
   return { ok: true, conversations: parsed.data.conversations as ExportedConversation[] };
 }
 

@@ -31,7 +31,7 @@ export interface AttachedDocument {
 }
 
 /** The message part a document travels in. */
-const DOCUMENT_PART_TYPE = "data-document";
+export const DOCUMENT_PART_TYPE = "data-document";
 
 interface DocumentPart {
   type: typeof DOCUMENT_PART_TYPE;

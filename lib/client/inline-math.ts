@@ -77,25 +77,80 @@ function isDigit(char: string | undefined): boolean {
   return char !== undefined && char >= "0" && char <= "9";
 }
 
-/** True when the character at `index` has an odd number of backslashes right before it (escaped). */
-function isEscaped(text: string, index: number): boolean {
-  let count = 0;
-  for (let at = index - 1; at >= 0 && text[at] === "\\"; at--) count += 1;
-  return count % 2 === 1;
+/**
+ * Where a single-dollar maths span opened at a given `$` closes, or -1 when it does not, for opens
+ * asked in increasing order. The candidates are the line's unescaped `$` (an odd run of
+ * backslashes before one escapes it), in order; the first one followed by another `$` ends the
+ * search (`$a$$…` is no single-dollar span), and the first with a non-space before it and no digit
+ * after it closes. Each candidate's answer is worked out once, from the right, so the line is read
+ * a fixed number of times however many `$` it holds (searching on from each open was quadratic).
+ * An open is never followed by `$` (that is `$$`), so a candidate is never the open's next character.
+ */
+function singleDollarCloser(line: string): (open: number) => number {
+  const candidates: number[] = [];
+  let backslashes = 0;
+  for (let at = 0; at < line.length; at++) {
+    const char = line[at];
+    if (char === "$" && backslashes % 2 === 0) candidates.push(at);
+    backslashes = char === "\\" ? backslashes + 1 : 0;
+  }
+  const closes = new Array<number>(candidates.length);
+  for (let index = candidates.length - 1; index >= 0; index--) {
+    const at = candidates[index]!;
+    if (line[at + 1] === "$") closes[index] = -1;
+    else if (!isSpace(line[at - 1]) && !isDigit(line[at + 1])) closes[index] = at;
+    else closes[index] = index + 1 < candidates.length ? closes[index + 1]! : -1;
+  }
+  let next = 0;
+  return (open) => {
+    if (isSpace(line[open + 1])) return -1;
+    while (next < candidates.length && candidates[next]! <= open) next++;
+    return next < candidates.length ? closes[next]! : -1;
+  };
 }
 
-/** Where a single-dollar maths span opened at `open` closes, or -1 when it does not. */
-function singleDollarClose(line: string, open: number): number {
-  if (isSpace(line[open + 1])) return -1;
-  for (let at = open + 1; at < line.length; at++) {
-    if (line[at] !== "$" || isEscaped(line, at)) continue;
-    if (line[at + 1] === "$") return -1; // `$a$$…` is not a single-dollar span
-    if (!isSpace(line[at - 1]) && !isDigit(line[at + 1]) && at > open + 1) return at;
+/**
+ * `line.indexOf(needle, from)` for `from` asked in increasing order: a found index still ahead is
+ * reused and "none" stays none, so the line is searched once instead of once per opener.
+ */
+function forwardSearch(line: string, needle: string): (from: number) => number {
+  let found: number | undefined;
+  return (from) => {
+    if (found === undefined || (found !== -1 && found < from)) found = line.indexOf(needle, from);
+    return found;
+  };
+}
+
+/**
+ * Where the next run of exactly `length` backticks (not part of a longer run) starts at or after
+ * `from`, or -1, for `from` asked in increasing order: the line's runs are listed once by length.
+ */
+function backtickRuns(line: string): (length: number, from: number) => number {
+  const starts = new Map<number, number[]>();
+  for (let at = line.indexOf("`"); at >= 0; ) {
+    let end = at;
+    while (line[end] === "`") end++;
+    const list = starts.get(end - at);
+    if (list) list.push(at);
+    else starts.set(end - at, [at]);
+    at = line.indexOf("`", end);
   }
-  return -1;
+  const next = new Map<number, number>();
+  return (length, from) => {
+    const list = starts.get(length);
+    if (!list) return -1;
+    let index = next.get(length) ?? 0;
+    while (index < list.length && list[index]! < from) index++;
+    next.set(length, index);
+    return index < list.length ? list[index]! : -1;
+  };
 }
 
 function normalizeInline(line: string): string {
+  const singleDollarClose = singleDollarCloser(line);
+  const nextParenClose = forwardSearch(line, "\\)");
+  const nextDoubleDollar = forwardSearch(line, "$$");
+  const nextRun = backtickRuns(line);
   let out = "";
   let at = 0;
   while (at < line.length) {
@@ -104,8 +159,7 @@ function normalizeInline(line: string): string {
       // An inline code span: a run of backticks up to the next run of the same length.
       let run = 1;
       while (line[at + run] === "`") run += 1;
-      const ticks = "`".repeat(run);
-      const close = findRun(line, ticks, at + run);
+      const close = nextRun(run, at + run);
       const end = close < 0 ? at + run : close + run;
       out += line.slice(at, end);
       at = end;
@@ -114,7 +168,7 @@ function normalizeInline(line: string): string {
     if (char === "\\") {
       const next = line[at + 1];
       if (next === "(") {
-        const close = line.indexOf("\\)", at + 2);
+        const close = nextParenClose(at + 2);
         if (close > at + 2) {
           out += `$$${line.slice(at + 2, close).trim()}$$`;
           at = close + 2;
@@ -129,13 +183,13 @@ function normalizeInline(line: string): string {
     if (char === "$") {
       if (line[at + 1] === "$") {
         // Existing `$$…$$` maths (or a lone `$$`) passes through unchanged.
-        const close = line.indexOf("$$", at + 2);
+        const close = nextDoubleDollar(at + 2);
         const end = close < 0 ? at + 2 : close + 2;
         out += line.slice(at, end);
         at = end;
         continue;
       }
-      const close = singleDollarClose(line, at);
+      const close = singleDollarClose(at);
       if (close > 0) {
         out += `$$${line.slice(at + 1, close)}$$`;
         at = close + 1;
@@ -146,12 +200,4 @@ function normalizeInline(line: string): string {
     at += 1;
   }
   return out;
-}
-
-/** Index of a run of exactly `ticks` (not part of a longer run) from `from`, or -1. */
-function findRun(line: string, ticks: string, from: number): number {
-  for (let at = line.indexOf(ticks, from); at >= 0; at = line.indexOf(ticks, at + 1)) {
-    if (line[at - 1] !== "`" && line[at + ticks.length] !== "`") return at;
-  }
-  return -1;
 }

@@ -35,6 +35,7 @@ const PLAIN_ENTRIES = [
   "scripts/codex-lockdown-report.ts",
   "scripts/bench/first-screen.ts",
   "scripts/bench/search.ts",
+  "scripts/bench/inline-math.ts",
   "mock-upstream/main.ts",
   "test-support/fake-app-server/fake-app-server.mjs", // the fake codex, spawned by tests
 ];

@@ -196,14 +196,34 @@ describe("a returning person reuses the registration", () => {
   }
 
   it("starts with the issued client id and login hint, no agent name, and signs in as the same sub", async () => {
-    const { clientId } = await registered();
     const browser = harness.browser();
+    const { callbackUrl: first } = await browser.authorize("approve", "", { email: "owner@example.com" });
+    expect((await browser.request("GET", first.href)).location).toBe("/");
+    await browser.post("/logout");
     const { authorizeUrl, callbackUrl } = await browser.authorize();
-    expect(authorizeUrl.searchParams.get("client_id")).toBe(clientId);
-    expect(authorizeUrl.searchParams.get("login_hint")).toContain("@");
+    expect(authorizeUrl.searchParams.get("client_id")).toBe(first.searchParams.get("client_id"));
+    expect(authorizeUrl.searchParams.get("login_hint")).toBe("owner@example.com");
     expect(authorizeUrl.searchParams.has("agent_name_hint")).toBe(false);
     expect((await browser.request("GET", callbackUrl.href)).location).toBe("/");
     expect(await browser.session()).toMatchObject({ status: "authenticated", signIn: "siwc" });
+  });
+
+  it("gives a browser that never signed in here the server's registration but not its owner's email", async () => {
+    const { clientId } = await registered();
+    const stranger = harness.browser();
+    const { authorizeUrl, callbackUrl } = await stranger.authorize();
+    expect(authorizeUrl.searchParams.get("client_id")).toBe(clientId);
+    expect(authorizeUrl.searchParams.has("login_hint")).toBe(false);
+    expect(authorizeUrl.searchParams.has("agent_name_hint")).toBe(false);
+    // A started attempt is no sign-in: its binding cookie alone earns no hint.
+    expect(new URL((await stranger.start()).location!).searchParams.has("login_hint")).toBe(false);
+    // A binding cookie made up (not signed by this server) neither.
+    const forger = harness.browser();
+    forger.cookies.set("lwc_siwc_browser", "forged.value");
+    expect(new URL((await forger.start()).location!).searchParams.has("login_hint")).toBe(false);
+    // Once it signs in with that registration itself, it is a returning browser.
+    expect((await stranger.request("GET", callbackUrl.href)).location).toBe("/");
+    expect(new URL((await stranger.start()).location!).searchParams.get("login_hint")).toContain("@");
   });
 
   it("recognises the person by their browser first: A, then B, then A again reuses A's registration", async () => {
@@ -222,8 +242,10 @@ describe("a returning person reuses the registration", () => {
     const again = new URL((await a.start()).location!).searchParams;
     expect(again.get("client_id")).toBe(clientOfA);
     expect(again.get("login_hint")).toBe("a@example.com");
-    // A browser the server has not seen gets the server's last registration.
-    expect(new URL((await harness.browser().start()).location!).searchParams.get("client_id")).toBe(clientOfB);
+    // A browser the server has not seen gets the server's last registration, without B's email.
+    const unseen = new URL((await harness.browser().start()).location!).searchParams;
+    expect(unseen.get("client_id")).toBe(clientOfB);
+    expect(unseen.has("login_hint")).toBe(false);
   });
 
   it("accepts a callback without client_id on a reauthorization", async () => {

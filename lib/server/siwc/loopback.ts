@@ -3,6 +3,7 @@ import { APP_BASE_PATH } from "@/lib/client/base-path";
 import type { ResolvedOptions, ResolvedSiwcOptions } from "../options";
 import type { SignInChoices } from "../public-state";
 import { requestOrigin } from "../request-origin";
+import { forwardedFromElsewhere, isLoopbackAddress } from "./forwarded-clients";
 
 /** The one host SIWC's redirect URI may name (spec: never `localhost`). */
 export const CALLBACK_HOST = "127.0.0.1";
@@ -20,24 +21,17 @@ type LoopbackVerdict =
   | { kind: "refused" };
 
 /**
- * 127.0.0.0/8 and ::1, also written as IPv4-mapped IPv6, as Node writes a socket's peer address.
- * Not ../client-address.ts's parser: it reads NAT64 and IPv4-compatible forms as IPv4 too, and a
- * NAT64 peer of 127.0.0.1 is a gateway, not this machine.
- */
-function isLoopbackAddress(address: string): boolean {
-  const plain = address.replace(/^::ffff:/i, "");
-  return plain === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(plain);
-}
-
-/**
  * Whether SIWC can run for this request: only on a plain-http loopback origin (what the browser
  * used, from Host / X-Forwarded-Host / X-Forwarded-Proto), over a connection from this machine
- * (when the server knows the connection's address and `peerCheck` is on), and never on a hosting
- * platform.
+ * (when the server knows the connection's address and `peerCheck` is on), for a client on this
+ * machine as far as any proxy says (whatever `peerCheck` is: a proxy here that names another client
+ * in `Forwarded`, `X-Forwarded-For` or `X-Real-IP` forwarded for someone else), and never on a
+ * hosting platform.
  */
 export function loopbackVerdict(request: Request, siwc: Pick<ResolvedSiwcOptions, "hosted" | "peerCheck">, peer: string | undefined): LoopbackVerdict {
   if (siwc.hosted) return { kind: "refused" };
   if (siwc.peerCheck && peer !== undefined && !isLoopbackAddress(peer)) return { kind: "refused" };
+  if (forwardedFromElsewhere(request.headers, peer)) return { kind: "refused" };
   const origin = requestOrigin(request);
   if (origin === null) return { kind: "refused" };
   const url = new URL(origin);

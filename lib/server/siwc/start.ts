@@ -23,8 +23,8 @@ const SCOPES = "openid profile email offline_access resource.invoke chatgpt.toke
 /**
  * GET {api}/siwc/start: a 302 to the issuer's authorize endpoint with a fresh state, nonce and PKCE
  * verifier (kept in the store for 10 minutes, never in the browser). A returning person (the
- * registration this browser last used, else the server's last) is sent with its issued client id
- * and login hint; a first one, or
+ * registration this browser last used, else the server's last) is sent with its issued client id,
+ * and with its login hint only when this browser signed in with it; a first one, or
  * `?new=1`, registers anew (`dynamic_agent_client` with `agent_name_hint`). `?consent=1` asks for
  * plan usage again (`prompt=consent`).
  */
@@ -60,10 +60,12 @@ export function createStartRoute(ctx: ServerContext, siwc: SiwcClient | undefine
     const hostId = options.hostId ?? (await siwc.store.hostId());
     const binding = await bindingFor(request, ctx.signer);
     // A returning person: the registration this browser signed in with, else the server's last one.
-    const registration =
-      query.get("new") === "1"
-        ? null
-        : ((await siwc.store.browserRegistration(options.issuer, binding.id)) ?? (await siwc.store.lastRegistration(options.issuer)));
+    // Only the first names its email (login_hint): a browser proves it signed in here by its signed,
+    // HttpOnly binding cookie, which the store ties to a registration only after a verified sign-in
+    // from that browser. Any other browser (a new profile, someone else) must not learn the owner's email.
+    const fresh = query.get("new") === "1";
+    const own = fresh ? null : await siwc.store.browserRegistration(options.issuer, binding.id);
+    const registration = fresh ? null : (own ?? (await siwc.store.lastRegistration(options.issuer)));
     const state = randomId();
     const nonce = randomId();
     const verifier = randomId();
@@ -90,7 +92,7 @@ export function createStartRoute(ctx: ServerContext, siwc: SiwcClient | undefine
     params.set("code_challenge_method", "S256");
     params.set("ext_agent_host_id", hostId);
     if (registration === null) params.set("agent_name_hint", options.agentName);
-    else if (registration.email) params.set("login_hint", registration.email);
+    else if (registration === own && registration.email) params.set("login_hint", registration.email);
     if (query.get("consent") === "1") params.set("prompt", "consent");
     return redirect(302, authorize.href, binding.setCookie);
   };
