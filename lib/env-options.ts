@@ -11,7 +11,7 @@ import { connectionPeerAddress } from "@/lib/server/connection-peer";
 import { randomId } from "@/lib/server/encoding";
 import { LOG_PREFIX } from "@/lib/logger";
 import { onePerProcess } from "@/lib/one-per-process";
-import { refuseMemoryStoreOnVercel, siwcOnHostingPlatform } from "@/lib/deploy-checks";
+import { refuseBrokenDeployOnVercel, siwcOnHostingPlatform } from "@/lib/deploy-checks";
 import {
   DEFAULT_LOGIN_GLOBAL_RATE_LIMIT,
   DEFAULT_LOGIN_RATE_LIMIT,
@@ -243,7 +243,7 @@ export function parseEnv(env: Record<string, string | undefined>): ParsedEnv {
 /** The handler options from the environment; throws naming the bad variable (never its value). */
 export function optionsFromEnv(env: Record<string, string | undefined>): ProviderHandlerOptions {
   const e = parseEnv(env);
-  refuseMemoryStoreOnVercel(env);
+  refuseBrokenDeployOnVercel(env);
   const realtimeModel = e.LWC_REALTIME_MODEL ?? CODEX_REALTIME_MODEL;
   if (e.LWC_ALLOWED_REALTIME_MODELS.length > 0 && !e.LWC_ALLOWED_REALTIME_MODELS.includes(realtimeModel)) {
     throw new Error(

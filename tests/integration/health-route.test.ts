@@ -82,6 +82,23 @@ describe("on Vercel (VERCEL=1)", () => {
     ).resolves.toBeDefined();
   });
 
+  it("refuses to start without LWC_SECRET, naming it, also with a shared store", async () => {
+    const store = { KV_REST_API_URL: "http://127.0.0.1:9", KV_REST_API_TOKEN: "t" };
+    await expect(loadHealth({ NODE_ENV: "production", VERCEL: "1", ...store })).rejects.toThrow(
+      /LWC_SECRET is not set.*Vercel.*openssl rand -base64 48/,
+    );
+    await expect(loadHealth({ NODE_ENV: "production", VERCEL: "1", LWC_SECRET: " , ", ...store })).rejects.toThrow(/LWC_SECRET is not set/);
+  });
+
+  it("names both the store and the secret when both are missing", async () => {
+    const refusal = await loadHealth({ NODE_ENV: "production", VERCEL: "1" }).then(
+      () => undefined,
+      (error: unknown) => (error instanceof Error ? error.message : String(error)),
+    );
+    expect(refusal).toMatch(/in-memory session store cannot run on Vercel/);
+    expect(refusal).toMatch(/LWC_SECRET is not set/);
+  });
+
   it("rejects a value of LWC_ALLOW_MEMORY_STORE other than 0 or 1", async () => {
     await expect(loadHealth({ NODE_ENV: "production", LWC_SECRET: SECRET, LWC_ALLOW_MEMORY_STORE: "yes" })).rejects.toThrow(
       /Invalid environment variable LWC_ALLOW_MEMORY_STORE/,
