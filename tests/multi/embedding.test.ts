@@ -4,7 +4,8 @@
  * Tailwind rule for Turbopack), npm installs its packages and the guide's, the guide's marked blocks
  * are run (the shell ones), merged (next.config.ts) or written (the files) as they stand, the app is
  * built with `next build` on its own node_modules and served by `next start`, and a person signs in
- * against the mock provider over HTTP under the guide's LWC_API_BASE_PATH. Only the two installs
+ * against the mock provider over HTTP under the guide's LWC_API_BASE_PATH; then a Vercel build
+ * without LWC_SECRET shows the deploy stopping at its build. Only the two installs
  * reach the npm registry; everything else stays on 127.0.0.1. Every process is ended by its group's
  * pid.
  */
@@ -90,14 +91,19 @@ function run(command: string, args: string[], cwd: string, env: Record<string, s
   return { child, output: () => log };
 }
 
-/** Runs a step to its end (ended by its group's pid in afterAll if the test stops first); throws with its output unless it exits 0. */
-async function step(name: string, command: string, args: string[], cwd: string, env: Record<string, string>): Promise<string> {
+/** Runs a command to its end (ended by its group's pid in afterAll if the test stops first). */
+async function runToEnd(command: string, args: string[], cwd: string, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
   const started = run(command, args, cwd, env);
   current = started.child;
   const code = await new Promise<number | null>((resolve) => started.child.once("exit", (exitCode) => resolve(exitCode)));
   current = undefined;
-  if (code !== 0) throw new Error(`${name} failed (${code}):\n${started.output().slice(-4000)}`);
-  return started.output();
+  return { code, output: started.output() };
+}
+
+/** A step of the setup: throws with its output unless it exits 0. */
+async function step(name: string, command: string, args: string[], cwd: string, env: Record<string, string>): Promise<void> {
+  const { code, output } = await runToEnd(command, args, cwd, env);
+  if (code !== 0) throw new Error(`${name} failed (${code}):\n${output.slice(-4000)}`);
 }
 
 /** Runs `next <args>` with the app's own Next.js. */
@@ -338,4 +344,17 @@ describe("docs/embedding.md on the app today's create-next-app makes", () => {
     expect(() => process.kill(-pid, 0)).toThrow();
     expect(serverOutput()).not.toMatch(/Error:/);
   });
+
+  // After the server has stopped: this build replaces the app's .next.
+  it("on Vercel, stops the build when LWC_SECRET is missing, naming it (a shared store is set)", async () => {
+    const { code, output } = await runToEnd(
+      process.execPath,
+      ["node_modules/next/dist/bin/next", "build"],
+      app,
+      cleanEnv({ LWC_API_BASE_PATH: apiBase, VERCEL: "1", KV_REST_API_URL: "http://127.0.0.1:9", KV_REST_API_TOKEN: "a-token-for-no-store" }),
+    );
+    expect(code, output.slice(-3000)).not.toBe(0);
+    expect(output).toContain("LWC_SECRET is not set, and on Vercel it must be");
+    expect(output).not.toContain("a-token-for-no-store");
+  }, SETUP_TIMEOUT_MS);
 });
