@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { deploymentProblems, logDeploymentProblems, refuseMemoryStoreOnVercel } from "./deploy-checks";
+import { deploymentProblems, logDeploymentProblems, refuseBrokenDeployOnVercel } from "./deploy-checks";
 
 const SECRET = "deploy-checks-test-secret-0123456789abcdef";
 const UPSTASH = { UPSTASH_REDIS_REST_URL: "https://example.upstash.io", UPSTASH_REDIS_REST_TOKEN: "upstash-token-value-7f3a" };
@@ -54,14 +54,33 @@ describe("logDeploymentProblems (at start)", () => {
   });
 });
 
-describe("refuseMemoryStoreOnVercel", () => {
+describe("refuseBrokenDeployOnVercel", () => {
+  const vercel = { VERCEL: "1", NODE_ENV: "production" };
   it("throws on Vercel in production on the in-memory store, and nowhere else", () => {
-    expect(() => refuseMemoryStoreOnVercel({ VERCEL: "1", NODE_ENV: "production" })).toThrow(/cannot run on Vercel/);
-    expect(() => refuseMemoryStoreOnVercel({ VERCEL: "1", NODE_ENV: "production", LWC_ALLOW_MEMORY_STORE: "1" })).not.toThrow();
-    expect(() => refuseMemoryStoreOnVercel({ VERCEL: "1", NODE_ENV: "production", ...UPSTASH })).not.toThrow();
-    // `vercel dev` runs next dev: the in-memory store is fine there.
-    expect(() => refuseMemoryStoreOnVercel({ VERCEL: "1", NODE_ENV: "development" })).not.toThrow();
-    expect(() => refuseMemoryStoreOnVercel({ NODE_ENV: "production" })).not.toThrow();
+    expect(() => refuseBrokenDeployOnVercel({ ...vercel, LWC_SECRET: SECRET })).toThrow(/^The in-memory session store cannot run on Vercel/);
+    expect(() => refuseBrokenDeployOnVercel({ ...vercel, LWC_SECRET: SECRET, LWC_ALLOW_MEMORY_STORE: "1" })).not.toThrow();
+    expect(() => refuseBrokenDeployOnVercel({ ...vercel, LWC_SECRET: SECRET, ...UPSTASH })).not.toThrow();
+    // `vercel dev` runs next dev: the in-memory store and a random secret are fine there.
+    expect(() => refuseBrokenDeployOnVercel({ VERCEL: "1", NODE_ENV: "development" })).not.toThrow();
+    expect(() => refuseBrokenDeployOnVercel({ NODE_ENV: "production" })).not.toThrow();
+  });
+
+  it("throws on Vercel in production without LWC_SECRET, naming it; LWC_ALLOW_MEMORY_STORE=1 does not excuse it", () => {
+    expect(() => refuseBrokenDeployOnVercel({ ...vercel, ...UPSTASH })).toThrow(/^LWC_SECRET is not set, and on Vercel it must be/);
+    expect(() => refuseBrokenDeployOnVercel({ ...vercel, LWC_ALLOW_MEMORY_STORE: "1" })).toThrow(/LWC_SECRET is not set/);
+    expect(() => refuseBrokenDeployOnVercel({ ...vercel, LWC_SECRET: " , ", ...UPSTASH })).toThrow(/LWC_SECRET is not set/);
+    expect(() => refuseBrokenDeployOnVercel({ ...vercel })).toThrow(/in-memory session store cannot run on Vercel.*LWC_SECRET is not set/);
+  });
+
+  it("never writes the store token", () => {
+    let message = "";
+    try {
+      refuseBrokenDeployOnVercel({ ...vercel, UPSTASH_REDIS_REST_TOKEN: UPSTASH.UPSTASH_REDIS_REST_TOKEN });
+    } catch (error) {
+      message = error instanceof Error ? error.message : String(error);
+    }
+    expect(message).toMatch(/LWC_SECRET is not set/);
+    expect(message).not.toContain(UPSTASH.UPSTASH_REDIS_REST_TOKEN);
   });
 });
 

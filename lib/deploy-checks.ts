@@ -3,7 +3,8 @@ import "server-only";
  * Deploy guards: a production server set up so that it loses sessions says so. The in-memory store
  * (sessions gone on restart, not shared between instances) unless LWC_ALLOW_MEMORY_STORE=1 says one
  * instance is meant, and a missing LWC_SECRET (a random one per process) are logged as errors at
- * start (instrumentation.ts) and named by /api/health; on Vercel the in-memory store does not start.
+ * start (instrumentation.ts) and named by /api/health. On Vercel neither starts: loading the app
+ * throws, and `next build` loads it, so the deploy stops at its build.
  */
 import { storeKindFromEnv } from "@/lib/stores";
 import { LOG_PREFIX, type Logger } from "@/lib/logger";
@@ -65,15 +66,24 @@ export function logDeploymentProblems(env: Env, logger: Logger): void {
   }
 }
 
+const VERCEL_MEMORY_STORE_MESSAGE =
+  "The in-memory session store cannot run on Vercel: each request may reach another instance, which knows none of the " +
+  "others' sessions. Connect Upstash Redis from the Vercel Marketplace (it sets KV_REST_API_URL and KV_REST_API_TOKEN) " +
+  "or set UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN; LWC_ALLOW_MEMORY_STORE=1 starts it anyway.";
+
+const VERCEL_SECRET_MESSAGE =
+  "LWC_SECRET is not set, and on Vercel it must be: each instance would sign cookies with a random secret of its own, " +
+  "so people are signed out whenever a request reaches another instance. Set LWC_SECRET to 32 or more random " +
+  "characters (openssl rand -base64 48) for Production and Preview, then deploy again.";
+
 /**
- * On Vercel (VERCEL=1, production) each request may reach another instance, which knows none of
- * the others' sessions: the in-memory store is refused unless LWC_ALLOW_MEMORY_STORE=1.
+ * On Vercel (VERCEL=1, production) each request may reach another instance: the in-memory store
+ * (unless LWC_ALLOW_MEMORY_STORE=1) and a missing LWC_SECRET are refused, both named in one error.
  */
-export function refuseMemoryStoreOnVercel(env: Env): void {
-  if (env.VERCEL?.trim() !== "1" || !production(env) || !onMemoryStore(env) || memoryStoreAllowed(env)) return;
-  throw new Error(
-    "The in-memory session store cannot run on Vercel: each request may reach another instance, which knows none of the " +
-      "others' sessions. Connect Upstash Redis from the Vercel Marketplace (it sets KV_REST_API_URL and KV_REST_API_TOKEN) " +
-      "or set UPSTASH_REDIS_REST_URL and UPSTASH_REDIS_REST_TOKEN; LWC_ALLOW_MEMORY_STORE=1 starts it anyway.",
-  );
+export function refuseBrokenDeployOnVercel(env: Env): void {
+  if (env.VERCEL?.trim() !== "1" || !production(env)) return;
+  const refusals: string[] = [];
+  if (onMemoryStore(env) && !memoryStoreAllowed(env)) refusals.push(VERCEL_MEMORY_STORE_MESSAGE);
+  if (!secretSet(env)) refusals.push(VERCEL_SECRET_MESSAGE);
+  if (refusals.length > 0) throw new Error(refusals.join(" "));
 }

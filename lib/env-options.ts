@@ -11,7 +11,7 @@ import { connectionPeerAddress } from "@/lib/server/connection-peer";
 import { randomId } from "@/lib/server/encoding";
 import { LOG_PREFIX } from "@/lib/logger";
 import { onePerProcess } from "@/lib/one-per-process";
-import { refuseMemoryStoreOnVercel, siwcOnHostingPlatform } from "@/lib/deploy-checks";
+import { refuseBrokenDeployOnVercel, siwcOnHostingPlatform } from "@/lib/deploy-checks";
 import {
   DEFAULT_LOGIN_GLOBAL_RATE_LIMIT,
   DEFAULT_LOGIN_RATE_LIMIT,
@@ -201,8 +201,9 @@ const envSchema = z.object({
 });
 
 /**
- * Every environment variable the app reads: the schema's and the store's. docs/configuration.md,
- * docs/server.md and .env.example must list exactly these (lib/env-docs.test.ts checks).
+ * Every environment variable the app reads: the schema's and the store's. docs/configuration.md and
+ * docs/server.md must list exactly these, and .env.example all but the two of the repository's own
+ * tooling, LWC_DIST_DIR and LWC_BENCH_FLOOR (lib/env-docs.test.ts checks).
  */
 export const ENV_VARIABLES: readonly string[] = [...Object.keys(envSchema.shape), ...STORE_ENV_VARIABLES];
 
@@ -243,7 +244,7 @@ export function parseEnv(env: Record<string, string | undefined>): ParsedEnv {
 /** The handler options from the environment; throws naming the bad variable (never its value). */
 export function optionsFromEnv(env: Record<string, string | undefined>): ProviderHandlerOptions {
   const e = parseEnv(env);
-  refuseMemoryStoreOnVercel(env);
+  refuseBrokenDeployOnVercel(env);
   const realtimeModel = e.LWC_REALTIME_MODEL ?? CODEX_REALTIME_MODEL;
   if (e.LWC_ALLOWED_REALTIME_MODELS.length > 0 && !e.LWC_ALLOWED_REALTIME_MODELS.includes(realtimeModel)) {
     throw new Error(

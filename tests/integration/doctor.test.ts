@@ -336,6 +336,13 @@ describe("npm run doctor (the script)", () => {
     }
   });
 
+  it("--production without LWC_SECRET exits 1 naming it, also with a shared store that answers", async () => {
+    const { code, stdout } = await runCli(["--production"], env({ LWC_SECRET: "", UPSTASH_REDIS_REST_URL: bridge.url, UPSTASH_REDIS_REST_TOKEN: BRIDGE_TOKEN }));
+    expect(stdout).toMatch(/^secret\s+FAIL\s+LWC_SECRET is not set/m);
+    expect(stdout).toMatch(/^store\s+ok\s+/m);
+    expect(code).toBe(1);
+  });
+
   it("--live without --url is a usage error (exit 2)", async () => {
     const { code, stderr } = await runCli(["--live"], env());
     expect(stderr).toMatch(/--url/);

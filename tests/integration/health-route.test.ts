@@ -1,6 +1,7 @@
 /**
- * Deploy guards, through the app's own /api/health route and lib/provider-app.ts, loaded the way the
- * server loads them (a fresh module graph per environment): in production the in-memory store
+ * Deploy guards, through /api/health's answer (lib/health.ts, which app/api/health/route.ts returns
+ * per request) and lib/provider-app.ts, loaded the way the server loads them (a fresh module graph
+ * per environment): in production the in-memory store
  * (unless LWC_ALLOW_MEMORY_STORE=1) and a missing LWC_SECRET make the route answer `degraded` with
  * the reasons; on Vercel (VERCEL=1) the in-memory store refuses to start unless allowed.
  */
@@ -14,12 +15,12 @@ async function loadHealth(env: Record<string, string | undefined>) {
     vi.stubEnv(name, undefined);
   }
   for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
-  return import("@/app/api/health/route");
+  return import("@/lib/health");
 }
 
 async function health(env: Record<string, string | undefined>) {
-  const { GET } = await loadHealth(env);
-  const reply = await GET();
+  const { healthResponse } = await loadHealth(env);
+  const reply = await healthResponse();
   return { status: reply.status, body: (await reply.json()) as Record<string, unknown>, cacheControl: reply.headers.get("cache-control") };
 }
 
@@ -80,6 +81,23 @@ describe("on Vercel (VERCEL=1)", () => {
     await expect(
       loadHealth({ NODE_ENV: "production", VERCEL: "1", LWC_SECRET: SECRET, KV_REST_API_URL: "http://127.0.0.1:9", KV_REST_API_TOKEN: "t" }),
     ).resolves.toBeDefined();
+  });
+
+  it("refuses to start without LWC_SECRET, naming it, also with a shared store", async () => {
+    const store = { KV_REST_API_URL: "http://127.0.0.1:9", KV_REST_API_TOKEN: "t" };
+    await expect(loadHealth({ NODE_ENV: "production", VERCEL: "1", ...store })).rejects.toThrow(
+      /LWC_SECRET is not set.*Vercel.*openssl rand -base64 48/,
+    );
+    await expect(loadHealth({ NODE_ENV: "production", VERCEL: "1", LWC_SECRET: " , ", ...store })).rejects.toThrow(/LWC_SECRET is not set/);
+  });
+
+  it("names both the store and the secret when both are missing", async () => {
+    const refusal = await loadHealth({ NODE_ENV: "production", VERCEL: "1" }).then(
+      () => undefined,
+      (error: unknown) => (error instanceof Error ? error.message : String(error)),
+    );
+    expect(refusal).toMatch(/in-memory session store cannot run on Vercel/);
+    expect(refusal).toMatch(/LWC_SECRET is not set/);
   });
 
   it("rejects a value of LWC_ALLOW_MEMORY_STORE other than 0 or 1", async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { closedPortUrl } from "@/test-support/upstream-helpers";
-import { createEvidence, findLeakedTokens, signIn, startHarness, type Harness } from "./harness";
+import { createEvidence, findLeakedTokens, responsesBody, signIn, startHarness, type Harness } from "./harness";
 
 const evidence = createEvidence();
 let h: Harness;
@@ -60,6 +60,33 @@ describe("GET /models", () => {
       reasoningEfforts: ["none", "minimal", "low", "medium", "high"],
       inputModalities: ["text"],
     });
+  });
+
+  it("lists only the models LWC_ALLOWED_MODELS allows, in the list and in its details", async () => {
+    // The pinned client version, so gpt-6.2-sol is described as unavailable: the allow-list limits that too.
+    const allowed = await startHarness({
+      evidence,
+      sharedMock: h.mock,
+      handler: { responsesProxy: { allowedModels: ["gpt-6.1-sol", "gpt-6.2-sol", "gpt-5.5", "gpt-unlisted"] } },
+    });
+    try {
+      const client = allowed.client();
+      await signIn(allowed, client);
+      const reply = await client.get("/models");
+      expect(reply.status).toBe(200);
+      const body = reply.json<{ models: string[]; modelDetails: { slug: string; unavailable?: unknown }[] }>();
+      // Only what the account lists and the allow-list names; a slug the account does not list has no details to show.
+      expect(body.models).toEqual(["gpt-6.1-sol", "gpt-5.5"]);
+      expect(body.modelDetails.map((model) => model.slug)).toEqual(["gpt-6.1-sol", "gpt-6.2-sol", "gpt-5.5"]);
+      expect(body.modelDetails.filter((model) => model.unavailable).map((model) => model.slug)).toEqual(["gpt-6.2-sol"]);
+      // What the picker offers, each answers: nothing listed is refused with 403.
+      for (const model of body.models) {
+        const answer = await client.post("/responses", responsesBody("hi", { model }));
+        expect(answer.status).toBe(200);
+      }
+    } finally {
+      await allowed.close();
+    }
   });
 
   it("maps an upstream 5xx to its status with models_request_failed", async () => {

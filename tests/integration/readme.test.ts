@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { demoBanner } from "@/scripts/demo-banner";
 
 const root = join(import.meta.dirname, "..", "..");
 const readme = readFileSync(join(root, "README.md"), "utf8");
@@ -54,6 +55,18 @@ describe("README.md", () => {
   it("links every page of docs/", () => {
     const pages = readdirSync(join(root, "docs")).filter((name) => name.endsWith(".md"));
     expect(pages.filter((page) => !readme.includes(`(docs/${page}`))).toEqual([]);
+  });
+
+  it("walks through the demo with the buttons the demo's sign-in screen shows", () => {
+    const paragraph = readme.split("\n\n").find((text) => text.startsWith("In the demo"));
+    expect(paragraph).toBeDefined();
+    // The labels the demo's banner names for its sign-in (scripts/demo.ts: LWC_SIGN_IN=device,siwc unless set).
+    const banner = demoBanner({ appPort: 3000, env: { LWC_SIGN_IN: "device,siwc" }, mock: { url: "", verificationUrl: "" }, agentVoice: "" });
+    const labels = [...banner.matchAll(/"([^"]+)"/g)].map((match) => match[1]!);
+    expect(labels).toEqual(["Continue with ChatGPT", "Sign in with a one-time code"]);
+    for (const label of labels) expect(paragraph, label).toContain(`**${label}**`);
+    // "Sign in with ChatGPT" is the button only when the device code is the one sign-in.
+    expect(paragraph).not.toContain("**Sign in with ChatGPT**");
   });
 
   it("has no counts that go stale and no development-history wording", () => {

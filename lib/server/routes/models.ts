@@ -29,9 +29,10 @@ function detailsOf(record: AuthenticatedRecord, model: ModelInfo, clientVersion:
 }
 
 /**
- * GET /models: the account's listed model slugs it can use, plus `modelDetails` (an extension beside
- * the contract's field): name, reasoning efforts, service tiers and input modalities per listed model,
- * and `unavailable` for one gated above the client version this server sends. Served
+ * GET /models: the account's listed model slugs it can use (only those on `allowedModels` when that
+ * is set), plus `modelDetails` (an extension beside the contract's field): name, reasoning efforts,
+ * service tiers and input modalities per listed model, and `unavailable` for one gated above the
+ * client version this server sends. Served
  * from the per-account cache (one upstream call per account and cache period), under a per-session
  * limit of its own (as many as /responses allows).
  */
@@ -59,7 +60,10 @@ export function createModelsRoute(ctx: ServerContext, manager: SessionManager, c
         if ("response" in gate) return gate.response;
       }
       const models = await cache.get(modelsCacheKey(fresh), () => fetchAccountModels(ctx, manager, session, fresh));
-      const details = models.map((model) => detailsOf(fresh, model, ctx.options.upstream.clientVersion));
+      // With an allow-list, only the account's models on it: anything else would answer 403 model_not_allowed.
+      const { allowedModels } = ctx.options;
+      const offered = allowedModels ? models.filter((model) => allowedModels.has(model.slug)) : models;
+      const details = offered.map((model) => detailsOf(fresh, model, ctx.options.upstream.clientVersion));
       // `models` holds what can be used; a model gated above our client version is only described.
       const usable = details.filter((model) => !model.unavailable).map((model) => model.slug);
       return jsonResponse({ models: usable, modelDetails: details });
