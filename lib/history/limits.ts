@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * The history's bounds, each written once (docs/api.md#limits says them). Requests and replies stay
  * under Vercel's 4.5 MB body limit, and no request reads or writes a whole history.

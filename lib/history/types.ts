@@ -1,3 +1,4 @@
+import "server-only";
 /**
  * The history's records as the API carries them (docs/api.md#chat-history). The shapes of a
  * conversation and its messages follow the browser's (lib/client/conversation-store.ts

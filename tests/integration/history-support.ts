@@ -64,7 +64,9 @@ function pgDump(server: PostgresServer, url: string): string {
   const [command, commandArgs] = process.getuid?.() === 0 ? ["runuser", ["-u", "postgres", "--", bin, ...args]] : [bin, args];
   const dumped = spawnSync(command, commandArgs, { encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
   if (dumped.status !== 0) throw new Error(`pg_dump failed: ${dumped.stderr}`);
-  return dumped.stdout;
+  // bytea is dumped as hex ('\\x7b22…'): decoded too, as anyone reading the dump would.
+  const decoded = [...dumped.stdout.matchAll(/'\\x([0-9a-f]*)'/g)].map((match) => Buffer.from(match[1]!, "hex").toString("latin1"));
+  return [dumped.stdout, ...decoded].join("\n");
 }
 
 /** A harness whose handler keeps history at `location`. */
@@ -126,5 +128,8 @@ export function answer(conversationId: string, id: string, text: string, parentI
 
 export function textOf(message: MessageChange | undefined): string | undefined {
   if (!message || message.deleted) return undefined;
-  return (message.parts as { type: string; text?: string }[]).map((part) => part.text ?? "").join("");
+  return (message.parts as { type: string; text?: string }[])
+    .filter((part) => part.type === "text")
+    .map((part) => part.text)
+    .join("");
 }

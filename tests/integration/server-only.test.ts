@@ -21,6 +21,7 @@ const REACT_SERVER_ENTRIES = [
   "scripts/doctor.ts", // npm run doctor; tests/integration/doctor.test.ts
   "scripts/bench/main.ts", // npm run bench
   "scripts/bench/floor.ts", // npm run bench:floor
+  "scripts/db-migrate.ts", // npm run db:migrate
   "test-support/handler-process.ts", // tests/integration/app-server-restart.test.ts
   "tests/codex-real/app-process.ts", // tests/codex-real/sandbox.test.ts
 ];
@@ -28,6 +29,7 @@ const REACT_SERVER_ENTRIES = [
 /** Entries that run without the condition (besides the browser code and Playwright's e2e/ files). */
 const PLAIN_ENTRIES = [
   "next.config.ts", // loaded by Next in plain Node
+  "drizzle.config.ts", // npm run db:generate (drizzle-kit reads lib/history/schema.ts with it)
   ...readdirSync(projectRoot).filter((name) => /^playwright\..*ts$/.test(name)),
   "scripts/check-node.mjs",
   "scripts/demo.ts",
