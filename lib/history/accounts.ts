@@ -12,7 +12,7 @@ import { historyAccounts } from "./schema";
 
 const REMEMBERED_ACCOUNTS = 10_000;
 
-export interface AccountDirectory {
+interface AccountDirectory {
   /** The account's row id, or undefined when it has kept nothing yet. */
   find(db: HistoryDb, accountId: string): Promise<number | undefined>;
   /** The account's row id, made on its first write. */

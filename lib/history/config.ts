@@ -13,7 +13,7 @@ import type { HistoryLocation } from "./database";
 
 type Env = Record<string, string | undefined>;
 
-export type HistorySetting =
+type HistorySetting =
   | { on: true; location: HistoryLocation }
   | { on: false; reason: "turned_off" | "no_database_on_vercel" };
 

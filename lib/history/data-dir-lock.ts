@@ -20,7 +20,7 @@ interface LockOwner {
   host: string;
 }
 
-export interface DataDirLock {
+interface DataDirLock {
   release(): void;
 }
 
@@ -53,7 +53,7 @@ function isStale(path: string, owner: LockOwner | undefined): boolean {
 }
 
 /** Thrown when another live process holds the folder; its message says what to do. */
-export class DataDirInUseError extends Error {
+class DataDirInUseError extends Error {
   constructor(dataDir: string, owner: LockOwner | undefined) {
     const who = owner ? `process ${owner.pid} on ${owner.host}` : "another process";
     super(

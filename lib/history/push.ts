@@ -19,7 +19,7 @@ import { historyAccounts, historyConversations, historyMessages, historyShares }
 import type { ConversationWrite, MessageWrite, PushBatch, PushResult, WriteStatus } from "./types";
 
 /** The title of a conversation known only from its messages, until a write names it. */
-export const PLACEHOLDER_TITLE = "New chat";
+const PLACEHOLDER_TITLE = "New chat";
 
 export class HistoryQuotaError extends Error {
   constructor(readonly maxBytes: number) {
@@ -47,7 +47,7 @@ interface KnownMessage {
 
 const messageKey = (conversationId: string, id: string) => `${conversationId}\u0000${id}`;
 
-export interface PushOptions {
+interface PushOptions {
   now: number;
   maxBytesPerAccount: number;
 }

@@ -13,10 +13,10 @@ import { createShare, listShares, readShare, revokeShare, type ShareCreation } f
 import type { PushBatch, PushResult, ShareSnapshot, ShareSummary, WriteStatus } from "./types";
 
 /** How long an instance keeps a person's instructions for /responses before reading them again. */
-export const INSTRUCTIONS_CACHE_MS = 30_000;
+const INSTRUCTIONS_CACHE_MS = 30_000;
 const CACHED_INSTRUCTIONS = 10_000;
 
-export interface HistoryStoreOptions {
+interface HistoryStoreOptions {
   location: HistoryLocation;
   secrets: readonly string[];
   now: () => number;

@@ -34,7 +34,7 @@ export interface MessageWrite {
   rev: number;
 }
 
-export interface MessageRef {
+interface MessageRef {
   conversationId: string;
   id: string;
 }

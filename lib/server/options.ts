@@ -208,10 +208,10 @@ export const DEFAULT_LOGIN_GLOBAL_RATE_LIMIT: RateLimitOption = { limit: 100, wi
 export const DEFAULT_MAX_REQUEST_BYTES = 4_000_000;
 export const DEFAULT_MAX_STREAM_MS = 290_000;
 /** A first sync pages through the history: a few dozen requests; tabs and devices then pull on focus. */
-export const DEFAULT_HISTORY_RATE_LIMIT: RateLimitOption = { limit: 300, windowMs: 60_000 };
-export const DEFAULT_SHARED_RATE_LIMIT: RateLimitOption = { limit: 60, windowMs: 60_000 };
+const DEFAULT_HISTORY_RATE_LIMIT: RateLimitOption = { limit: 300, windowMs: 60_000 };
+const DEFAULT_SHARED_RATE_LIMIT: RateLimitOption = { limit: 60, windowMs: 60_000 };
 
-export interface ResolvedHistoryOptions {
+interface ResolvedHistoryOptions {
   location: HistoryLocation;
   rateLimit: RateLimitOption | false;
   sharedRateLimit: RateLimitOption | false;

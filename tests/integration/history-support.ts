@@ -15,7 +15,7 @@ import { startPostgresServer, type PostgresServer } from "@/test-support/postgre
 import { startHarness, type Harness, type HarnessOptions, type TestClient } from "./harness";
 
 export const ENGINES = ["embedded", "postgres"] as const;
-export type EngineName = (typeof ENGINES)[number];
+type EngineName = (typeof ENGINES)[number];
 
 export interface Engine {
   name: EngineName;
@@ -75,7 +75,7 @@ export function startHistoryHarness(location: HistoryLocation, options: HarnessO
   return startHarness({ ...options, handler });
 }
 
-export interface Pulled {
+interface Pulled {
   cursor: number;
   pages: ChangesPage[];
   conversations: Map<string, ConversationChange>;
@@ -102,7 +102,7 @@ export async function pullAll(client: TestClient, since = 0, limit?: number): Pr
   throw new Error("pullAll: more than 1000 pages");
 }
 
-export interface PushReply {
+interface PushReply {
   cursor: number;
   conversations: { id: string; status: string }[];
   messages: { conversationId: string; id: string; status: string }[];

@@ -29,7 +29,8 @@ const REACT_SERVER_ENTRIES = [
 /** Entries that run without the condition (besides the browser code and Playwright's e2e/ files). */
 const PLAIN_ENTRIES = [
   "next.config.ts", // loaded by Next in plain Node
-  "drizzle.config.ts", // npm run db:generate (drizzle-kit reads lib/history/schema.ts with it)
+  "drizzle.config.ts", // npm run db:generate
+  "lib/history/schema.ts", // read by drizzle-kit, named by path in drizzle.config.ts
   ...readdirSync(projectRoot).filter((name) => /^playwright\..*ts$/.test(name)),
   "scripts/check-node.mjs",
   "scripts/demo.ts",
