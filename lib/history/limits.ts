@@ -9,7 +9,7 @@ export const MAX_HISTORY_REQUEST_BYTES = 4_000_000;
 /** Items (conversation writes, message writes, deletes) in one POST /history/changes. */
 export const MAX_PUSH_ITEMS = 200;
 /** Items in one page of GET /history/changes: the default and the most a `limit` may ask for. */
-export const DEFAULT_PULL_LIMIT = 500;
+export const DEFAULT_PULL_LIMIT = 1_000;
 export const MAX_PULL_LIMIT = 1_000;
 /** A page stops adding items once their sealed sizes pass this (it always holds at least one). */
 export const PULL_PAGE_BYTES = 3_000_000;

@@ -22,6 +22,7 @@ const REACT_SERVER_ENTRIES = [
   "scripts/bench/main.ts", // npm run bench
   "scripts/bench/floor.ts", // npm run bench:floor
   "scripts/db-migrate.ts", // npm run db:migrate
+  "scripts/bench/history-sync.ts", // npm run bench:history
   "test-support/handler-process.ts", // tests/integration/app-server-restart.test.ts
   "tests/codex-real/app-process.ts", // tests/codex-real/sandbox.test.ts
 ];
