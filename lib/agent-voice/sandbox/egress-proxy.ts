@@ -136,6 +136,7 @@ export function createEgressProxy(options: EgressProxyOptions): EgressProxy {
     });
   }
 
+  // No request timer: a live session (and its streamed replies) may last an hour.
   const server = createServer({ keepAliveTimeout: KEEP_ALIVE_MS, requestTimeout: 0 }, (request, response) => {
     const target = permit(request.method, request.url ? parseAbsoluteUrl(request.url) : undefined);
     if (!target) {
@@ -202,10 +203,10 @@ export function createEgressProxy(options: EgressProxyOptions): EgressProxy {
     server,
     close: () =>
       new Promise<void>((resolve) => {
-        server.close(() => resolve());
         for (const socket of sockets) socket.destroy();
         agent.destroy();
-        if (!server.listening) resolve();
+        if (!server.listening) return resolve();
+        server.close(() => resolve());
       }),
   };
 }
