@@ -53,6 +53,9 @@ const COMMON = {
   context_window: 272_000,
   auto_compact_token_limit: 244_800,
   service_tiers: [PRIORITY_TIER],
+  // As the pinned codex's catalog has it: every current model speaks the "responses lite" dialect
+  // (docs/upstream.md); the older ones below set it to false.
+  use_responses_lite: true,
 };
 
 /**
@@ -75,6 +78,7 @@ const CATALOG: readonly CatalogEntry[] = [
     service_tiers: [],
     // Text only: the app must not offer images for this one.
     input_modalities: ["text"],
+    use_responses_lite: false,
     plans: ["free", "go", "plus", "pro", "team", "business", "enterprise", "edu"],
   },
   {
@@ -87,6 +91,7 @@ const CATALOG: readonly CatalogEntry[] = [
     minimal_client_version: "0.124.0",
     default_reasoning_level: "medium",
     supported_reasoning_levels: levels("low", "medium", "high", "xhigh"),
+    use_responses_lite: false,
   },
   {
     ...COMMON,
