@@ -61,7 +61,7 @@ const COMMON = {
 /**
  * The account's catalog, as the backend lists it (ordered as the backend stores it, not by
  * priority). Slugs, `minimal_client_version`, priorities and efforts follow the catalog built into
- * the pinned codex (see docs/upstream.md); `gpt-6.2-sol` and `gpt-5.4-mini` are the mock's own.
+ * the pinned codex (see docs/upstream.md); `gpt-7-sol` and `gpt-5.4-mini` are the mock's own.
  */
 const CATALOG: readonly CatalogEntry[] = [
   {
@@ -139,8 +139,8 @@ const CATALOG: readonly CatalogEntry[] = [
   },
   {
     ...COMMON,
-    slug: "gpt-6.2-sol",
-    display_name: "GPT-6.2 Sol",
+    slug: "gpt-7-sol",
+    display_name: "GPT-7 Sol",
     description: "The newest model: released after our pinned Codex version.",
     visibility: "list",
     priority: 6,
