@@ -217,10 +217,10 @@ export function postResponses(
   config: UpstreamConfig,
   auth: BackendAuth,
   body: Record<string, unknown>,
-  { lite = false, ...options }: UpstreamCallOptions & { lite?: boolean } = {},
+  options: UpstreamCallOptions & { lite?: boolean } = {},
 ): Promise<Response> {
   const extra: Record<string, string> = { Accept: "text/event-stream", "Content-Type": "application/json" };
-  if (lite) extra[RESPONSES_LITE_HEADER] = "true";
+  if (options.lite) extra[RESPONSES_LITE_HEADER] = "true";
   return fetchUpstreamStream(
     config,
     `${config.codexBaseUrl}/responses`,
