@@ -19,6 +19,7 @@ import { openEvents } from "@/tests/integration/app-server-harness";
 import { findLeakedTokens, signIn, startHarness, type Harness, type TestClient } from "@/tests/integration/harness";
 import { codexExecutable, codexReadOnlyPaths, processGroupMembers, processGroupOf } from "./codex-binary";
 import { loopbackOffer, type LoopbackOffer } from "./loopback-offer";
+import { offeredToolNames } from "./offered-tools";
 
 let mock: MockUpstream;
 let wrapperDir: string;
@@ -237,8 +238,9 @@ it("lockdown through the bridge: a shell command that would create a file is ref
   await finalAppend();
 
   const requests = mock.requests({ path: "/backend-api/codex/responses" });
-  const offered = (requests[0]!.body as { tools: { name?: string; type: string }[] }).tools.map((tool) => tool.name ?? tool.type);
-  expect(offered.sort()).toEqual(["apply_patch", "get_current_time", "save_note"]);
+  // Agent voice leaves the model to codex: it picks gpt-6.1-sol, which speaks the lite dialect.
+  expect(requests[0]!.dialect).toBe("lite");
+  expect(offeredToolNames(requests[0]!.body).sort()).toEqual(["apply_patch", "get_current_time", "save_note"]);
   const outputs = (requests.at(-1)!.body as { input: Record<string, unknown>[] }).input.filter((item) => String(item.type).endsWith("_output"));
   // The shell tools do not exist; the patch asked for approval and the bridge declined it.
   expect(outputs.map((item) => item.output)).toEqual(["unsupported call: exec_command", "unsupported call: shell", "patch rejected by user"]);

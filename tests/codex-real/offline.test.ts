@@ -21,6 +21,7 @@ import { AppServerDriver, declineEverything, type RpcMessage } from "./app-serve
 import { codexExecutable, processGroupExists } from "./codex-binary";
 import { loopbackOffer, type LoopbackOffer } from "./loopback-offer";
 import { startEgressRecorder, type EgressRecorder } from "./egress-recorder";
+import { offeredToolNames } from "./offered-tools";
 
 const TOOLS = [
   { type: "function", name: "get_current_time", description: "The server's current time.", inputSchema: { type: "object", properties: {} } },
@@ -68,8 +69,9 @@ function newDriver(
   onServerRequest?: (m: RpcMessage) => unknown,
   urls = { codexBaseUrl: mock.codexBaseUrl, issuerUrl: mock.issuer },
   prefix?: string[],
+  model = "gpt-5.5",
 ): AppServerDriver {
-  const configToml = codexConfigToml({ ...urls, model: "gpt-5.5" });
+  const configToml = codexConfigToml({ ...urls, model });
   const driver = new AppServerDriver({ codexPath, configToml, env: egress.env, onServerRequest, prefix });
   drivers.push(driver);
   return driver;
@@ -225,6 +227,42 @@ describe("codex app-server 0.169.0 against the mock, offline", () => {
     expect(output).toContain("save_note: Saved the note.");
   });
 
+  it("for a model its catalog flags use_responses_lite, codex speaks the lite dialect; the mock records each request's dialect", async () => {
+    const driver = newDriver(undefined, undefined, undefined, "gpt-6.1-sol");
+    const threadId = await startThread(driver);
+    mock.codex.queueToolCalls([{ name: "get_current_time", arguments: {} }]);
+    await driver.call("turn/start", { threadId, input: [{ type: "text", text: "What time is it?", text_elements: [] }] });
+    await driver.waitForNotification("turn/completed", 20_000);
+
+    const requests = mock.requests({ path: "/backend-api/codex/responses" });
+    expect(requests.map((r) => [r.status, r.dialect])).toEqual([
+      [200, "lite"],
+      [200, "lite"],
+    ]);
+    const [first] = requests;
+    expect(first!.headers["x-openai-internal-codex-responses-lite"]).toBe("true");
+    const body = first!.body as Record<string, unknown> & { input: Record<string, unknown>[] };
+    // No top-level instructions or tools: the tools come first in the input, the instructions next.
+    expect(Object.hasOwn(body, "instructions")).toBe(false);
+    expect(Object.hasOwn(body, "tools")).toBe(false);
+    expect(body).toMatchObject({ parallel_tool_calls: false, stream: true, store: false, reasoning: { context: "all_turns" } });
+    // codex groups its function and custom tools in one namespace named "functions".
+    expect(body.input[0]).toMatchObject({ type: "additional_tools", role: "developer", tools: [{ type: "namespace", name: "functions", description: "" }] });
+    expect(offeredToolNames(body).sort()).toEqual(["apply_patch", "get_current_time", "save_note"]);
+    expect(body.input[1]).toMatchObject({ type: "message", role: "developer", content: [{ type: "input_text" }] });
+
+    // The same codex speaks the plain dialect to gpt-5.5, which the catalog does not flag.
+    mock.reset();
+    const plainDriver = newDriver();
+    const plainThread = await startThread(plainDriver);
+    await plainDriver.call("turn/start", { threadId: plainThread, input: [{ type: "text", text: "Hello.", text_elements: [] }] });
+    await plainDriver.waitForNotification("turn/completed", 20_000);
+    const plain = mock.requests({ path: "/backend-api/codex/responses" });
+    expect(plain.map((r) => [r.status, r.dialect])).toEqual([[200, "plain"]]);
+    expect(plain[0]!.headers["x-openai-internal-codex-responses-lite"]).toBeUndefined();
+    expect(plain[0]!.body).toMatchObject({ parallel_tool_calls: true, tools: expect.any(Array) });
+  });
+
   it("lockdown: the model is offered only our tools (and apply_patch), and a shell command that would create a file is refused", async () => {
     const target = join(process.env.TMPDIR ?? "/tmp", `lwc-lockdown-${process.pid}-${Date.now()}`);
     const driver = newDriver();
@@ -240,10 +278,9 @@ describe("codex app-server 0.169.0 against the mock, offline", () => {
 
     const requests = mock.requests({ path: "/backend-api/codex/responses" });
     expect(requests.map((r) => r.status)).toEqual([200, 200, 200, 200]);
-    const offered = (requests[0]!.body as { tools: { name?: string; type: string }[] }).tools.map((tool) => tool.name ?? tool.type);
     // apply_patch comes from the model's metadata, not from configuration; the read-only sandbox
     // and the declined approvals stop it (docs/agent-voice-lockdown.md).
-    expect(offered.sort()).toEqual(["apply_patch", "get_current_time", "save_note"]);
+    expect(offeredToolNames(requests[0]!.body).sort()).toEqual(["apply_patch", "get_current_time", "save_note"]);
 
     const outputs = (requests.at(-1)!.body as { input: Record<string, unknown>[] }).input.filter((item) => item.type === "function_call_output");
     expect(outputs.map((item) => item.output)).toEqual(["unsupported call: exec_command", "unsupported call: shell", "unsupported call: shell_command"]);
