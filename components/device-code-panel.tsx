@@ -1,6 +1,6 @@
 "use client";
 
-import type { Ref } from "react";
+import { useSyncExternalStore, type Ref } from "react";
 import { formatCountdown } from "@/lib/client/format-time";
 import { ghostButton, primaryButton } from "./button-styles";
 import { CopyButton } from "./copy-button";
@@ -28,6 +28,39 @@ function displayHost(url: string): string {
   } catch {
     return url;
   }
+}
+
+const neverChanges = () => () => {};
+
+/** This page's host name, from its own location (none in the server's render). */
+function usePageHostName(): string | null {
+  return useSyncExternalStore(
+    neverChanges,
+    () => window.location.hostname,
+    () => null,
+  );
+}
+
+/**
+ * ChatGPT's device page warns people off codes that a website gave them. This site is such a
+ * website, so it says so before they see the warning, and what approving lets it do.
+ */
+function WebsiteNotice() {
+  const hostName = usePageHostName();
+  return (
+    <p data-testid="device-code-notice" className="text-[13px] leading-5 text-muted-foreground">
+      ChatGPT may warn you that a website gave you this code: that website is{" "}
+      {hostName ? (
+        <>
+          <span className="font-medium text-foreground">{hostName}</span>
+          , the site you are on
+        </>
+      ) : (
+        "the site you are on"
+      )}
+      . Signing in lets it use the models on your ChatGPT plan for you; it never sees your password.
+    </p>
+  );
 }
 
 /** The pending login: the code, where to enter it, a QR code for phones, and a calm waiting state. */
@@ -61,6 +94,8 @@ export function DeviceCodePanel({ userCode, verificationUrl, secondsLeft, nextCh
           className={`${ghostButton} mt-2 h-8 text-[13px]`}
         />
       </div>
+
+      <WebsiteNotice />
 
       <div className="flex items-center gap-4">
         <div className="flex min-w-0 flex-1 flex-col gap-2">

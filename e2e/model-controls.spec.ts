@@ -8,12 +8,12 @@ test.describe("model-aware controls", () => {
       "GPT-6 Astra",
       "GPT-6 Sol",
       "GPT-6 Luna",
-      "GPT-6.2 Sol · unavailable: needs a newer client version",
+      "GPT-7 Sol · unavailable: needs a newer client version",
       "GPT-5.5",
       "GPT-5.4-Mini · text only",
     ]);
     const gated = chat.modelPicker.locator("option").nth(4);
-    await expect(gated).toHaveAttribute("value", "gpt-6.2-sol");
+    await expect(gated).toHaveAttribute("value", "gpt-7-sol");
     await expect(gated).toBeDisabled();
     await expect(gated).toHaveAttribute("title", /LWC_CLIENT_VERSION/);
     // The default is the first model the server can use.

@@ -1,5 +1,5 @@
 import { expect, test } from "./fixtures";
-import { APP_URL, MOCK_UPSTREAM_URL } from "./support/servers";
+import { APP_PORT, APP_URL, MOCK_UPSTREAM_URL } from "./support/servers";
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
@@ -30,5 +30,26 @@ test.describe("sign in the way a person does", () => {
     await expect(signInPage.userCode).toBeHidden();
     await expect(chatPage.signOutButton).toBeVisible();
     await expect(chatPage.modelPicker).toBeVisible();
+  });
+});
+
+test.describe("the code screen prepares the person for ChatGPT's warning", () => {
+  const notice = (hostName: string) =>
+    `ChatGPT may warn you that a website gave you this code: that website is ${hostName}, the site you are on. ` +
+    "Signing in lets it use the models on your ChatGPT plan for you; it never sees your password.";
+
+  test("it names this site by the host name in the page's own address", async ({ page, signInPage }) => {
+    await signInPage.goto();
+    await signInPage.startSignIn();
+    const hostName = new URL(page.url()).hostname;
+    expect(hostName).toBe("127.0.0.1");
+    await expect(signInPage.deviceCodeNotice).toHaveText(notice(hostName));
+    await expect(signInPage.verificationLink).toBeVisible();
+  });
+
+  test("opened under another name (localhost), it says that name", async ({ page, signInPage }) => {
+    await page.goto(`http://localhost:${APP_PORT}/`);
+    await signInPage.startSignIn();
+    await expect(signInPage.deviceCodeNotice).toHaveText(notice("localhost"));
   });
 });

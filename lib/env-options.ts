@@ -35,6 +35,7 @@ import {
 import { DEFAULT_REALTIME_MAX_REQUEST_BYTES, DEFAULT_REALTIME_RATE_LIMIT } from "@/lib/server/realtime-options";
 import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_DURATION_MS, DEFAULT_MAX_SESSIONS, DEFAULT_MAX_SESSIONS_PER_ACCOUNT } from "@/lib/agent-voice/defaults";
 import type { KeyValueStore } from "@/lib/stores/types";
+import { parseAllowEntry } from "@/lib/agent-voice/sandbox/egress-allow-list";
 import { AGENT_SANDBOX_NAMES } from "@/lib/agent-voice/sandbox/types";
 import { referenceConfirmTool, referenceTools } from "@/lib/agent-voice/tools";
 import { CODEX_REALTIME_MODEL, REALTIME_TRANSPORTS, VOICE_MODES } from "@/lib/upstream/realtime";
@@ -42,6 +43,14 @@ import { INSTRUCTIONS_MODES } from "@/lib/upstream/responses";
 import { uncachedFetch } from "@/lib/upstream/uncached-fetch";
 import { historySettingFromEnv, isPostgresUrl } from "@/lib/history/config";
 
+function isAllowEntry(entry: string): boolean {
+  try {
+    parseAllowEntry(entry);
+    return true;
+  } catch {
+    return false;
+  }
+}
 const commaList = z
   .string()
   .optional()
@@ -143,6 +152,9 @@ const envSchema = z.object({
     .optional()
     .transform((value) => (value ?? "").split(":").map((item) => item.trim()).filter((item) => item !== ""))
     .pipe(z.array(z.string().startsWith("/", "must be absolute paths, separated by colons"))),
+  LWC_AGENT_SANDBOX_ALLOW_HOSTS: commaList.pipe(
+    z.array(z.string().refine(isAllowEntry, "must be URLs or host:port pairs (IPv6 as [::1]:443), separated by commas")),
+  ),
   LWC_REALTIME: z
     .string()
     .optional()
@@ -318,6 +330,7 @@ export function optionsFromEnv(env: Record<string, string | undefined>): Provide
               maxSessions: e.LWC_REALTIME_APP_SERVER_MAX_SESSIONS,
               sandbox: e.LWC_AGENT_SANDBOX,
               ...(e.LWC_AGENT_SANDBOX_READONLY_PATHS.length > 0 ? { sandboxReadOnlyPaths: e.LWC_AGENT_SANDBOX_READONLY_PATHS } : {}),
+              ...(e.LWC_AGENT_SANDBOX_ALLOW_HOSTS.length > 0 ? { sandboxAllowHosts: e.LWC_AGENT_SANDBOX_ALLOW_HOSTS } : {}),
             },
           }
         : {}),

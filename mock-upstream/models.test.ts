@@ -26,10 +26,10 @@ describe("GET /models", () => {
   it("lists full entries for a paid plan, including hidden ones", async () => {
     const list = await models(plus);
     expect(list.map((m) => m.slug).sort()).toEqual(
-      ["codex-auto-review", "gpt-5.4-mini", "gpt-5.5", "gpt-6-astra", "gpt-6-luna", "gpt-6-sol", "gpt-6.1-sol", "gpt-6.2-sol"].sort(),
+      ["codex-auto-review", "gpt-5.4-mini", "gpt-5.5", "gpt-6-astra", "gpt-6-luna", "gpt-6-sol", "gpt-6.1-sol", "gpt-7-sol"].sort(),
     );
     const listed = list.filter((m) => m.visibility === "list").sort((a, b) => a.priority - b.priority);
-    expect(listed.map((m) => m.slug)).toEqual(["gpt-6.1-sol", "gpt-6-astra", "gpt-6-sol", "gpt-6-luna", "gpt-6.2-sol", "gpt-5.5", "gpt-5.4-mini"]);
+    expect(listed.map((m) => m.slug)).toEqual(["gpt-6.1-sol", "gpt-6-astra", "gpt-6-sol", "gpt-6-luna", "gpt-7-sol", "gpt-5.5", "gpt-5.4-mini"]);
     expect(list.find((m) => m.slug === "codex-auto-review")?.visibility).toBe("hide");
     const main = list.find((m) => m.slug === "gpt-6.1-sol")!;
     expect(main).toMatchObject({

@@ -53,12 +53,15 @@ const COMMON = {
   context_window: 272_000,
   auto_compact_token_limit: 244_800,
   service_tiers: [PRIORITY_TIER],
+  // As the pinned codex's catalog has it: every current model speaks the "responses lite" dialect
+  // (docs/upstream.md); the older ones below set it to false.
+  use_responses_lite: true,
 };
 
 /**
  * The account's catalog, as the backend lists it (ordered as the backend stores it, not by
  * priority). Slugs, `minimal_client_version`, priorities and efforts follow the catalog built into
- * the pinned codex (see docs/upstream.md); `gpt-6.2-sol` and `gpt-5.4-mini` are the mock's own.
+ * the pinned codex (see docs/upstream.md); `gpt-7-sol` and `gpt-5.4-mini` are the mock's own.
  */
 const CATALOG: readonly CatalogEntry[] = [
   {
@@ -75,6 +78,7 @@ const CATALOG: readonly CatalogEntry[] = [
     service_tiers: [],
     // Text only: the app must not offer images for this one.
     input_modalities: ["text"],
+    use_responses_lite: false,
     plans: ["free", "go", "plus", "pro", "team", "business", "enterprise", "edu"],
   },
   {
@@ -87,6 +91,7 @@ const CATALOG: readonly CatalogEntry[] = [
     minimal_client_version: "0.124.0",
     default_reasoning_level: "medium",
     supported_reasoning_levels: levels("low", "medium", "high", "xhigh"),
+    use_responses_lite: false,
   },
   {
     ...COMMON,
@@ -134,8 +139,8 @@ const CATALOG: readonly CatalogEntry[] = [
   },
   {
     ...COMMON,
-    slug: "gpt-6.2-sol",
-    display_name: "GPT-6.2 Sol",
+    slug: "gpt-7-sol",
+    display_name: "GPT-7 Sol",
     description: "The newest model: released after our pinned Codex version.",
     visibility: "list",
     priority: 6,

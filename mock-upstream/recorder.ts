@@ -21,7 +21,7 @@ export class RequestRecorder {
   }
 
   /** Apply a change to a recorded entry, then wake waiters whose predicate now matches. */
-  update(entry: RecordedRequest, patch: Partial<Pick<RecordedRequest, "aborted" | "completed" | "status">>): void {
+  update(entry: RecordedRequest, patch: Partial<Pick<RecordedRequest, "aborted" | "completed" | "status" | "dialect">>): void {
     Object.assign(entry, patch);
     this.notify(entry);
   }

@@ -82,7 +82,7 @@ export async function writeResponseStream(
   const echo = replyFor(request.input);
   const answer = options.reply ?? structuredReply(request.body, echo) ?? echo + instructionsNote(request.instructions);
   // With the web_search tool: one search for the question, and an answer citing what it found.
-  const query = webSearchTool(request.body.tools) ? searchQuery(lastUserText(request.input)) : null;
+  const query = webSearchTool(request.tools) ? searchQuery(lastUserText(request.input)) : null;
   const cited = query === null ? null : citedAnswer(answer, query);
   const reply = cited?.text ?? answer;
   const citations: UrlCitation[] = cited?.citations ?? [];
@@ -144,7 +144,7 @@ export async function writeResponseStream(
     send("response.output_item.done", { output_index: index, item });
   }
 
-  const imageTool = imageGenerationTool(request.body.tools);
+  const imageTool = imageGenerationTool(request.tools);
   if (imageTool) {
     const prompt = lastUserText(request.input);
     if (prompt.includes(IMAGE_REFUSAL_MARKER)) {

@@ -21,7 +21,10 @@ const SUMMARY_MODES = ["auto", "concise", "detailed", "none"];
 
 export interface ValidResponsesRequest {
   model: ModelInfo;
+  /** `instructions`; in the lite dialect the first developer message's text. */
   instructions: string;
+  /** The tools offered: `tools`, and those of `additional_tools` input items (the lite dialect). */
+  tools: unknown[];
   input: Record<string, unknown>[];
   reasoningEffort: string;
   /** Null when the request asked for no summary (or no reasoning at all). */
@@ -61,6 +64,31 @@ function validateInput(input: unknown, allowItemIds: boolean): string | undefine
   return undefined;
 }
 
+/** The text of a message item's content (a string, or its `input_text` parts joined). */
+function messageText(item: Record<string, unknown>): string {
+  if (typeof item.content === "string") return item.content;
+  if (!Array.isArray(item.content)) return "";
+  return item.content.map((part) => (isRecord(part) && typeof part.text === "string" ? part.text : "")).join("");
+}
+
+/**
+ * The lite dialect's instructions: the first developer message of the input (codex sends it right
+ * after the `additional_tools` item, in place of the top-level `instructions`).
+ */
+function liteInstructions(input: unknown): string | undefined {
+  if (!Array.isArray(input)) return undefined;
+  const first = input.find((item) => isRecord(item) && item.role === "developer" && item.type !== "additional_tools");
+  return isRecord(first) ? messageText(first) : undefined;
+}
+
+function offeredTools(body: Record<string, unknown>): unknown[] {
+  const tools = Array.isArray(body.tools) ? [...body.tools] : [];
+  for (const item of Array.isArray(body.input) ? body.input : []) {
+    if (isRecord(item) && item.type === "additional_tools" && Array.isArray(item.tools)) tools.push(...item.tools);
+  }
+  return tools;
+}
+
 interface ValidationOptions {
   /**
    * The codex executable's own requests (they carry `x-codex-turn-metadata`): it sends no
@@ -69,6 +97,11 @@ interface ValidationOptions {
   codexClient?: boolean;
   /** The request's `version` header: a model whose `minimal_client_version` is above it is refused. */
   clientVersion?: string;
+  /**
+   * The request carried `X-OpenAI-Internal-Codex-Responses-Lite: true`: the instructions come as
+   * the first developer message and the tools in an `additional_tools` input item.
+   */
+  lite?: boolean;
 }
 
 /** Efforts the catalog lists that a direct /responses call may not send: Codex sends `ultra` as `max`. */
@@ -87,7 +120,8 @@ export function validateResponsesBody(parsed: ParsedBody, plan: string, options:
   if (typeof body.model !== "string" || body.model.length === 0) return reject("Missing required parameter: 'model'.");
   if (body.store !== false) return reject("Store must be set to false");
   if (body.stream !== true) return reject("Stream must be set to true");
-  const instructions = options.codexClient && body.instructions === undefined ? "" : body.instructions;
+  const given = options.lite ? liteInstructions(body.input) : body.instructions;
+  const instructions = options.codexClient && given === undefined ? "" : given;
   if (typeof instructions !== "string") return reject("Instructions are required");
   const model = findModelForPlan(body.model, plan);
   if (!model) return reject(`The '${body.model}' model is not supported when using Codex with a ChatGPT account.`);
@@ -148,6 +182,7 @@ export function validateResponsesBody(parsed: ParsedBody, plan: string, options:
     request: {
       model,
       instructions,
+      tools: offeredTools(body),
       input: body.input as Record<string, unknown>[],
       reasoningEffort,
       reasoningSummary,

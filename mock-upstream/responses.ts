@@ -17,8 +17,17 @@ function faultTrigger(context: MockContext, markers: Set<MockFault>) {
     markers.has(fault) ? { fault } : context.faults.take(fault, accountId);
 }
 
+/** The header codex sends with a request in the "responses lite" dialect. */
+export const RESPONSES_LITE_HEADER = "x-openai-internal-codex-responses-lite";
+
+/** The words a backend that requires the lite dialect for a model might answer the plain shape with. */
+const LITE_REQUIRED = (slug: string) =>
+  `The '${slug}' model requires the Responses Lite request format. Please upgrade to the latest app or CLI and try again.`;
+
 /** POST /backend-api/codex/responses */
 export const handleResponses: RouteHandler = async (context, call) => {
+  const lite = call.request.headers[RESPONSES_LITE_HEADER] === "true";
+  if (call.record) context.recorder.update(call.record, { dialect: lite ? "lite" : "plain" });
   const rawInput = isRecord(call.body.value) ? call.body.value.input : undefined;
   // Only the newest user message's markers act: one typed earlier in the history must not fire again.
   const fires = faultTrigger(context, markerFaults(lastUserText(rawInput)));
@@ -37,15 +46,22 @@ export const handleResponses: RouteHandler = async (context, call) => {
   if (fires("server_error", caller.accountId)) return sendServerError(call);
   if (fires("usage_limit", caller.accountId)) return sendUsageLimit(context, call, caller.accountId, caller.plan);
   if (fires("input_echoed", caller.accountId)) return sendInputEchoed(call, lastUserText(rawInput));
+  // A backend that does not speak the lite dialect reads the request as a plain one: it has no
+  // top-level instructions.
+  if (lite && fires("responses_lite_refused", caller.accountId)) return sendJson(call.response, 400, { detail: "Instructions are required" });
 
   const codexClient = typeof call.request.headers["x-codex-turn-metadata"] === "string";
   const version = call.request.headers.version;
   const validation = validateResponsesBody(call.body, caller.plan, {
     codexClient,
     clientVersion: typeof version === "string" ? version : undefined,
+    lite,
   });
   if (!validation.ok) return sendJson(call.response, validation.status, { detail: validation.detail });
   const request = validation.request;
+  if (!lite && request.model.use_responses_lite === true && fires("responses_lite_required", caller.accountId)) {
+    return sendJson(call.response, 400, { detail: LITE_REQUIRED(request.model.slug) });
+  }
   if (request.serviceTier !== null && fires("fast_tier_rejected", caller.accountId)) {
     return sendJson(call.response, 400, { detail: `Unsupported service_tier: ${request.serviceTier}` });
   }

@@ -79,7 +79,14 @@ export interface RecordedRequest {
   completed: boolean;
   /** Addition: the HTTP status we answered (0 until the headers are sent). */
   status: number;
+  /**
+   * Addition, for `POST /backend-api/codex/responses` only: the dialect the request spoke, `lite` when
+   * it carried `X-OpenAI-Internal-Codex-Responses-Lite: true`, else `plain`.
+   */
+  dialect?: ResponsesDialect;
 }
+
+export type ResponsesDialect = "lite" | "plain";
 
 export const MOCK_FAULTS = [
   "server_error",
@@ -101,6 +108,8 @@ export const MOCK_FAULTS = [
   "realtime_session_refused",
   "realtime_model_refused",
   "edge_unavailable",
+  "responses_lite_refused",
+  "responses_lite_required",
 ] as const;
 
 export type MockFault = (typeof MOCK_FAULTS)[number];

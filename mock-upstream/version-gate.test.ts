@@ -41,16 +41,16 @@ describe("version gating at /responses", () => {
     expect(models.every((model) => typeof model.minimal_client_version === "string")).toBe(true);
     const [major, minor] = OURS.split(".").map(Number);
     const above = models.filter((model) => model.visibility === "list" && model.minimal_client_version === `${major}.${minor! + 1}.0`);
-    expect(above.map((model) => model.slug)).toEqual(["gpt-6.2-sol"]);
+    expect(above.map((model) => model.slug)).toEqual(["gpt-7-sol"]);
   });
 
   it("answers the real 400 for a model above the request's version header, and serves it at that version", async () => {
-    const refused = await post("gpt-6.2-sol", OURS);
+    const refused = await post("gpt-7-sol", OURS);
     expect(refused.status).toBe(400);
-    expect(await refused.json()).toEqual({ detail: newer("gpt-6.2-sol") });
+    expect(await refused.json()).toEqual({ detail: newer("gpt-7-sol") });
 
-    const gated = (await catalog()).find((model) => model.slug === "gpt-6.2-sol")!;
-    const served = await post("gpt-6.2-sol", gated.minimal_client_version!);
+    const gated = (await catalog()).find((model) => model.slug === "gpt-7-sol")!;
+    const served = await post("gpt-7-sol", gated.minimal_client_version!);
     expect(served.status).toBe(200);
     await served.text();
   });

@@ -35,7 +35,7 @@ export async function startNextServer(env: Record<string, string>, port?: number
   // like a deploy's disk: two servers on the repository's .data would refuse each other's lock.
   const ownDataDir = env.LWC_DATA_DIR === undefined ? mkdtempSync(join(tmpdir(), "lwc-next-data-")) : undefined;
   if (ownDataDir) process.once("exit", () => rmSync(ownDataDir, { recursive: true, force: true }));
-  let currentEnv = { ...env, ...(ownDataDir ? { LWC_DATA_DIR: ownDataDir } : {}) };
+  let currentEnv: Record<string, string> = { ...env, ...(ownDataDir ? { LWC_DATA_DIR: ownDataDir } : {}) };
   let child: ChildProcess | undefined;
   let log = "";
 

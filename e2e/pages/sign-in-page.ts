@@ -6,6 +6,8 @@ export class SignInPage {
   readonly signInButton: Locator;
   readonly consentNote: Locator;
   readonly userCode: Locator;
+  /** The sentences that name this site as the website ChatGPT may warn about. */
+  readonly deviceCodeNotice: Locator;
   readonly copyCodeButton: Locator;
   readonly verificationLink: Locator;
   readonly qrCode: Locator;
@@ -22,6 +24,7 @@ export class SignInPage {
     this.signInButton = page.getByTestId("sign-in-button");
     this.consentNote = page.getByTestId("consent-note");
     this.userCode = page.getByTestId("user-code");
+    this.deviceCodeNotice = page.getByTestId("device-code-notice");
     this.copyCodeButton = page.getByTestId("copy-code-button");
     this.verificationLink = page.getByTestId("verification-link");
     this.qrCode = page.getByTestId("qr-code");

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { CLIENT_VERSION } from "@/lib/upstream/config";
-import { codexConfigToml, LOCAL_PROVIDER_ID, LOCKDOWN_SETTINGS, REAL_CODEX_BASE_URL, REAL_ISSUER_URL } from "./codex-config";
+import { codexConfigToml, codexUpstreamUrls, LOCAL_PROVIDER_ID, LOCKDOWN_SETTINGS, REAL_CODEX_BASE_URL, REAL_ISSUER_URL } from "./codex-config";
 
 const LOCAL = { codexBaseUrl: "http://127.0.0.1:4010/backend-api/codex", issuerUrl: "http://127.0.0.1:4010" };
 const REAL = { codexBaseUrl: REAL_CODEX_BASE_URL, issuerUrl: REAL_ISSUER_URL };
@@ -92,5 +92,27 @@ describe("codexConfigToml", () => {
     const config = readToml(codexConfigToml({ ...LOCAL, model: 'x"\nsandbox_mode = "danger-full-access' }));
     expect(config.model).toBe('x"\nsandbox_mode = "danger-full-access');
     expect(config.sandbox_mode).toBe("read-only");
+  });
+});
+
+describe("codexUpstreamUrls (the sandbox's allow-list)", () => {
+  it("with a local upstream: exactly the URLs the config writes, and the issuer", () => {
+    const config = readToml(codexConfigToml(LOCAL));
+    expect(codexUpstreamUrls(LOCAL)).toEqual([
+      config[`model_providers.${LOCAL_PROVIDER_ID}.base_url`],
+      LOCAL.issuerUrl,
+      config.chatgpt_base_url,
+      config.experimental_realtime_ws_base_url,
+    ]);
+    const moved = { ...LOCAL, chatgptBaseUrl: "http://127.0.0.1:5000/api/", sidebandBaseUrl: "http://127.0.0.1:6000" };
+    expect(codexUpstreamUrls(moved)).toEqual([LOCAL.codexBaseUrl, LOCAL.issuerUrl, moved.chatgptBaseUrl, moved.sidebandBaseUrl]);
+  });
+
+  it("with the real hosts: codex's own defaults, the realtime sideband on api.openai.com included", () => {
+    expect(codexUpstreamUrls(REAL)).toEqual([REAL_CODEX_BASE_URL, REAL_ISSUER_URL, "https://chatgpt.com/backend-api/", "https://api.openai.com"]);
+  });
+
+  it("refuses what codexConfigToml refuses", () => {
+    expect(() => codexUpstreamUrls({ ...LOCAL, codexBaseUrl: "file:///etc" })).toThrow(/codexBaseUrl must be http/);
   });
 });

@@ -2,6 +2,7 @@
  * The `config.toml` written into a live session's private CODEX_HOME.
  *
  *   codexConfigToml({ codexBaseUrl, issuerUrl, model?, chatgptBaseUrl?, sidebandBaseUrl? }): string
+ *   codexUpstreamUrls(the same input): string[]   — the URLs that config has codex contact
  *
  * - codexBaseUrl: LWC_CODEX_BASE_URL (real: https://chatgpt.com/backend-api/codex)
  * - issuerUrl:    LWC_ISSUER_URL     (real: https://auth.openai.com)
@@ -19,6 +20,10 @@ import { CLIENT_VERSION } from "@/lib/upstream/config";
 
 export const REAL_CODEX_BASE_URL = "https://chatgpt.com/backend-api/codex";
 export const REAL_ISSUER_URL = "https://auth.openai.com";
+/** Where codex 0.169.0 opens the realtime sideband when `experimental_realtime_ws_base_url` is not set. */
+const REAL_SIDEBAND_BASE_URL = "https://api.openai.com";
+/** codex's default `chatgpt_base_url` (account check, settings). */
+const REAL_CHATGPT_BASE_URL = "https://chatgpt.com/backend-api/";
 
 /** Our provider id. Not the built-in "openai": codex re-routes that one to the workspace origin. */
 export const LOCAL_PROVIDER_ID = "lwc-upstream";
@@ -135,14 +140,20 @@ function pointsAtRealHosts(codexBaseUrl: string, issuerUrl: string): boolean {
   return withoutTrailingSlash(codexBaseUrl) === REAL_CODEX_BASE_URL && withoutTrailingSlash(issuerUrl) === REAL_ISSUER_URL;
 }
 
-/** The keys that keep codex on a local upstream (and its side traffic off). */
-function localUpstreamSettings(input: CodexConfigInput): [string, TomlValue][] {
+/** The three URLs the local-upstream keys write, derived from codexBaseUrl unless given. */
+function localUpstreamUrls(input: CodexConfigInput): { codexBaseUrl: string; chatgptBaseUrl: string; sidebandBaseUrl: string } {
   const codexBase = requireHttpUrl("codexBaseUrl", input.codexBaseUrl);
   const codexBaseUrl = withoutTrailingSlash(codexBase.href);
   const chatgptBaseUrl = input.chatgptBaseUrl ?? `${codexBaseUrl.replace(/\/codex$/, "")}/`;
   requireHttpUrl("chatgptBaseUrl", chatgptBaseUrl);
   const sidebandBaseUrl = withoutTrailingSlash(input.sidebandBaseUrl ?? codexBase.origin);
   requireHttpUrl("sidebandBaseUrl", sidebandBaseUrl);
+  return { codexBaseUrl, chatgptBaseUrl, sidebandBaseUrl };
+}
+
+/** The keys that keep codex on a local upstream (and its side traffic off). */
+function localUpstreamSettings(input: CodexConfigInput): [string, TomlValue][] {
+  const { codexBaseUrl, chatgptBaseUrl, sidebandBaseUrl } = localUpstreamUrls(input);
   return [
     ["model_provider", LOCAL_PROVIDER_ID],
     ["chatgpt_base_url", chatgptBaseUrl.endsWith("/") ? chatgptBaseUrl : `${chatgptBaseUrl}/`],
@@ -165,4 +176,19 @@ export function codexConfigToml(input: CodexConfigInput): string {
   // apps/plugins/remote_plugin are in the lockdown anyway. Analytics is only forced off for local
   // upstreams (where it would try to reach chatgpt.com); with the real hosts it stays codex's choice.
   return renderToml([...model, ...local, ...LOCKDOWN_SETTINGS.map((s) => [s.key, s.value] as const)]);
+}
+
+/**
+ * Every URL the config returned by codexConfigToml(input) has codex contact: the upstream's two,
+ * and the account and sideband bases (the ones written for a local upstream; codex's own defaults
+ * with the real hosts). The agent sandbox's egress proxy lets codex reach exactly these hosts.
+ */
+export function codexUpstreamUrls(input: CodexConfigInput): string[] {
+  requireHttpUrl("codexBaseUrl", input.codexBaseUrl);
+  requireHttpUrl("issuerUrl", input.issuerUrl);
+  if (pointsAtRealHosts(input.codexBaseUrl, input.issuerUrl)) {
+    return [REAL_CODEX_BASE_URL, REAL_ISSUER_URL, REAL_CHATGPT_BASE_URL, REAL_SIDEBAND_BASE_URL];
+  }
+  const { codexBaseUrl, chatgptBaseUrl, sidebandBaseUrl } = localUpstreamUrls(input);
+  return [codexBaseUrl, input.issuerUrl, chatgptBaseUrl, sidebandBaseUrl];
 }

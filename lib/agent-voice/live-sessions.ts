@@ -34,7 +34,7 @@ import {
   type LoginTokens,
   type StartRequest,
 } from "./live-session";
-import { resolveAgentSandbox, type AgentSandbox } from "./sandbox";
+import { resolveAgentSandbox, sandboxNetworkOptions, type AgentSandbox } from "./sandbox";
 import { StartRefusedError } from "./start-refused";
 import type { AppServerOptions } from "./types";
 import type { KeyValueStore } from "@/lib/stores/types";
@@ -66,7 +66,9 @@ export function createLiveSessions(
   const startTimeoutMs = options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
   const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
   const maxSessionsPerAccount = options.maxSessionsPerAccount ?? DEFAULT_MAX_SESSIONS_PER_ACCOUNT;
-  const sandbox = deps.sandbox ?? resolveAgentSandbox(options.sandbox, options.sandboxReadOnlyPaths);
+  const sandbox =
+    deps.sandbox ??
+    resolveAgentSandbox(options.sandbox, options.sandboxReadOnlyPaths, sandboxNetworkOptions(options.sandboxAllowHosts ?? [], deps.logger));
   const keepWarm = options.keepWarmProcess ?? true;
   const makeProcesses = (): CodexProcesses =>
     createCodexProcesses({
@@ -84,7 +86,7 @@ export function createLiveSessions(
     });
   // `next dev` makes a new handler on each save of a server file: the processes (and the warm spare)
   // stay one pool per process and spawn settings, instead of one more pool per save.
-  const spawnSettings = JSON.stringify([options.command, options.configToml, sandbox.name, options.sandboxReadOnlyPaths, startTimeoutMs, keepWarm]);
+  const spawnSettings = JSON.stringify([options.command, options.configToml, sandbox.name, options.sandboxReadOnlyPaths, options.sandboxAllowHosts, startTimeoutMs, keepWarm]);
   const processes = deps.spawn
     ? makeProcesses()
     : onePerProcess("codex-processes", spawnSettings, makeProcesses, (old) => void old.closeAll());

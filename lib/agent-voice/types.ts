@@ -113,4 +113,11 @@ export interface AppServerOptions {
   sandbox?: AgentSandboxName | AgentSandbox;
   /** Host paths the sandbox also shows read-only (`LWC_AGENT_SANDBOX_READONLY_PATHS`). Default none. */
   sandboxReadOnlyPaths?: string[];
+  /**
+   * Hosts a sandboxed codex process may reach besides the upstream's (`LWC_AGENT_SANDBOX_ALLOW_HOSTS`):
+   * URLs or `host:port`. The upstream's hosts (`LWC_CODEX_BASE_URL`, `LWC_ISSUER_URL` and the bases
+   * codex derives from them) are always on the list. Default none. (Once the handler resolved its
+   * options, this holds the whole list.)
+   */
+  sandboxAllowHosts?: string[];
 }

@@ -45,13 +45,13 @@ describe("describeChatError", () => {
 
   it("says in one sentence, with the model's name, that a model is out of reach", () => {
     const outdated = describeChatError(
-      apiError(400, { error: "client_version_outdated", status: 400, model: "gpt-6.2-sol", message: "operator text", detail: "backend text" }),
+      apiError(400, { error: "client_version_outdated", status: 400, model: "gpt-7-sol", message: "operator text", detail: "backend text" }),
     );
     expect(outdated).toEqual({
       code: "client_version_outdated",
       status: 400,
-      model: "gpt-6.2-sol",
-      message: "“gpt-6.2-sol” needs a newer client version than this server uses. Pick another model; the server's operator can raise LWC_CLIENT_VERSION.",
+      model: "gpt-7-sol",
+      message: "“gpt-7-sol” needs a newer client version than this server uses. Pick another model; the server's operator can raise LWC_CLIENT_VERSION.",
     });
     const retired = describeChatError(apiError(400, { error: "model_not_supported", status: 400, model: "gpt-5.4", detail: "backend text" }));
     expect(retired).toEqual({

@@ -44,11 +44,11 @@ describe("model capabilities", () => {
   it("picks the preferred model when it is usable, else the first usable one", () => {
     const gated: ModelDetails = {
       ...full,
-      slug: "gpt-6.2-sol",
+      slug: "gpt-7-sol",
       unavailable: { reason: "client_version_outdated", minimalClientVersion: "0.170.0", message: "needs 0.170.0" },
     };
     expect(firstUsableModel([gated, full, mini], "gpt-5.4-mini")?.slug).toBe("gpt-5.4-mini");
-    expect(firstUsableModel([gated, full, mini], "gpt-6.2-sol")?.slug).toBe("gpt-6.1-sol");
+    expect(firstUsableModel([gated, full, mini], "gpt-7-sol")?.slug).toBe("gpt-6.1-sol");
     expect(firstUsableModel([gated, full, mini], null)?.slug).toBe("gpt-6.1-sol");
     expect(firstUsableModel([gated], null)).toBeUndefined();
   });

@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
-import { codexConfigToml } from "@/lib/agent-voice/codex-config";
+import { codexConfigToml, codexUpstreamUrls } from "@/lib/agent-voice/codex-config";
+import { parseAllowEntry } from "@/lib/agent-voice/sandbox/egress-allow-list";
 import { API_ROUTE_FOLDER } from "@/lib/client/base-path";
 import type { AppServerOptions, ConfirmTool } from "@/lib/agent-voice/types";
 import { createMemoryStore } from "@/lib/stores/memory-store";
@@ -320,6 +321,25 @@ function invalidOption(name: string, why: string): never {
   throw new Error(`Invalid provider handler option ${name}: ${why}`);
 }
 
+/**
+ * Agent voice's options as the bridge uses them: the lockdown config (and, for a local upstream,
+ * the offline keys) unless the embedder writes its own, and the sandbox's whole allow-list: the
+ * hosts that config has codex contact, then the extra ones (checked here, so a bad one stops the
+ * start-up naming the option).
+ */
+function resolveAppServer(appServer: AppServerOptions, upstream: UpstreamConfig): AppServerOptions {
+  const urls = { codexBaseUrl: upstream.codexBaseUrl, issuerUrl: upstream.issuer };
+  const extra = appServer.sandboxAllowHosts ?? [];
+  for (const entry of extra) {
+    try {
+      parseAllowEntry(entry);
+    } catch (error) {
+      invalidOption("realtime.appServer.sandboxAllowHosts", (error as Error).message);
+    }
+  }
+  return { configToml: codexConfigToml(urls), ...appServer, sandboxAllowHosts: [...codexUpstreamUrls(urls), ...extra] };
+}
+
 function resolveSiwc(siwc: SiwcOptions): ResolvedSiwcOptions {
   const issuer = normalizeSiwcUrl(siwc.issuer ?? DEFAULT_SIWC_ISSUER);
   if (issuer === null) invalidOption("signIn.siwc.issuer", "must be an https URL (http only on a loopback host)");
@@ -426,10 +446,7 @@ export function resolveOptions(options: ProviderHandlerOptions = {}): ResolvedOp
     upstream,
     dangerouslyAllowTokenExport: options.dangerouslyAllowTokenExport ?? false,
     dangerouslyAllowRefreshTokenExport: options.dangerouslyAllowRefreshTokenExport ?? false,
-    // The lockdown (and, for a local upstream, the offline keys) unless the embedder writes its own.
-    appServer: appServer?.command.trim() && options.realtime?.enabled !== false
-      ? { configToml: codexConfigToml({ codexBaseUrl: upstream.codexBaseUrl, issuerUrl: upstream.issuer }), ...appServer }
-      : undefined,
+    appServer: appServer?.command.trim() && options.realtime?.enabled !== false ? resolveAppServer(appServer, upstream) : undefined,
     confirmTool: options.confirmTool,
     history: options.history
       ? {

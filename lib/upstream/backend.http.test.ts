@@ -36,7 +36,7 @@ function userMessage(text: string, id?: string) {
 describe("fetchModels against the mock upstream", () => {
   it("returns only listed models, sorted by priority, sending client_version and the backend headers", async () => {
     const models = await fetchModels(config, plus);
-    expect(models.map((model) => model.slug)).toEqual(["gpt-6.1-sol", "gpt-6-astra", "gpt-6-sol", "gpt-6-luna", "gpt-6.2-sol", "gpt-5.5", "gpt-5.4-mini"]);
+    expect(models.map((model) => model.slug)).toEqual(["gpt-6.1-sol", "gpt-6-astra", "gpt-6-sol", "gpt-6-luna", "gpt-7-sol", "gpt-5.5", "gpt-5.4-mini"]);
     expect(models.every((model) => model.visibility === "list")).toBe(true);
     expect(models[0]?.service_tiers?.map((tier) => tier.id)).toEqual(["priority"]);
 
@@ -50,11 +50,11 @@ describe("fetchModels against the mock upstream", () => {
   });
 
   it("reaches a gated model only with a version at or above its floor, sent as the version header", async () => {
-    const body = normalizeResponsesBody({ model: "gpt-6.2-sol", input: [userMessage("hi")] });
+    const body = normalizeResponsesBody({ model: "gpt-7-sol", input: [userMessage("hi")] });
     const refused = await postResponses(config, plus, body);
     expect(refused.status).toBe(400);
-    expect(describeUpstreamFailure(400, await refused.text())).toMatch(/^The 'gpt-6.2-sol' model requires a newer version of Codex/);
-    const floor = (await fetchModels(config, plus)).find((model) => model.slug === "gpt-6.2-sol")?.minimal_client_version;
+    expect(describeUpstreamFailure(400, await refused.text())).toMatch(/^The 'gpt-7-sol' model requires a newer version of Codex/);
+    const floor = (await fetchModels(config, plus)).find((model) => model.slug === "gpt-7-sol")?.minimal_client_version;
     expect(typeof floor).toBe("string");
     const served = await postResponses(configForMock(mock, { clientVersion: floor as string }), plus, body);
     expect(served.status).toBe(200);

@@ -1,9 +1,12 @@
 import { describe, expect, it } from "vitest";
 import {
   DEFAULT_INSTRUCTIONS,
+  fitsResponsesLite,
+  isResponsesLiteRejection,
   isServiceTierRejection,
   normalizeResponsesBody,
   toBackendServiceTier,
+  toResponsesLite,
   withoutServiceTier,
 } from "./responses";
 import { SERVICE_TIERS, type ServiceTier } from "./types";
@@ -266,5 +269,62 @@ describe("isServiceTierRejection", () => {
     expect(isServiceTierRejection(400, '{"detail":"Unsupported service_tier: priority"}')).toBe(true);
     expect(isServiceTierRejection(400, '{"detail":"The model is not supported"}')).toBe(false);
     expect(isServiceTierRejection(500, "Unsupported service_tier")).toBe(false);
+  });
+});
+
+describe("the responses lite shape", () => {
+  const fn = { type: "function", name: "get_weather", parameters: { type: "object", properties: {} } };
+  const custom = { type: "custom", name: "apply_patch", format: { type: "grammar" } };
+  const namespace = { type: "namespace", name: "calendar", description: "", tools: [fn] };
+  const user = { type: "message", role: "user", content: [{ type: "input_text", text: "hi" }] };
+  const developer = (text: string) => ({ type: "message", role: "developer", content: [{ type: "input_text", text }] });
+
+  it("fitsResponsesLite: no tools, or function, custom and namespace tools only", () => {
+    expect(fitsResponsesLite({})).toBe(true);
+    expect(fitsResponsesLite({ tools: [] })).toBe(true);
+    expect(fitsResponsesLite({ tools: [fn, custom, namespace] })).toBe(true);
+    expect(fitsResponsesLite({ tools: [fn, { type: "web_search" }] })).toBe(false);
+    expect(fitsResponsesLite({ tools: [{ type: "image_generation" }] })).toBe(false);
+    expect(fitsResponsesLite({ tools: "nonsense" })).toBe(false);
+  });
+
+  it("moves the tools and the instructions to the front of the input, in codex's order", () => {
+    const body = { model: "gpt-6.1-sol", instructions: "Be brief.", tools: [fn, namespace, custom], input: [user], reasoning: { effort: "low" } };
+    expect(toResponsesLite(body)).toEqual({
+      model: "gpt-6.1-sol",
+      input: [
+        { type: "additional_tools", role: "developer", tools: [{ type: "namespace", name: "functions", description: "", tools: [fn, custom] }, namespace] },
+        developer("Be brief."),
+        user,
+      ],
+      reasoning: { effort: "low", context: "all_turns" },
+      parallel_tool_calls: false,
+    });
+  });
+
+  it("leaves out the tools item when there are none, adds reasoning.context when the body has no reasoning, and wins over parallel_tool_calls", () => {
+    expect(toResponsesLite({ model: "m", instructions: "Be brief.", input: [user], parallel_tool_calls: true })).toEqual({
+      model: "m",
+      input: [developer("Be brief."), user],
+      reasoning: { context: "all_turns" },
+      parallel_tool_calls: false,
+    });
+  });
+
+  it("does not change the caller's body", () => {
+    const body = { model: "m", instructions: "Be brief.", tools: [fn], input: [user] };
+    const copy = structuredClone(body);
+    toResponsesLite(body);
+    expect(body).toEqual(copy);
+  });
+
+  it("isResponsesLiteRejection: a 400 asking for the instructions or naming the lite shape's parts", () => {
+    expect(isResponsesLiteRejection(400, '{"detail":"Instructions are required"}')).toBe(true);
+    expect(isResponsesLiteRejection(400, `{"detail":"Invalid value: 'additional_tools'. Supported values are: 'message', …"}`)).toBe(true);
+    expect(isResponsesLiteRejection(400, '{"error":{"message":"Unknown parameter: \'reasoning.context\'."}}')).toBe(true);
+    expect(isResponsesLiteRejection(400, '{"detail":"Responses Lite is not enabled for this account"}')).toBe(true);
+    expect(isResponsesLiteRejection(400, '{"detail":"Unsupported service_tier: priority"}')).toBe(false);
+    expect(isResponsesLiteRejection(400, "{\"detail\":\"Unsupported value: 'reasoning.effort' does not support 'bogus'\"}")).toBe(false);
+    expect(isResponsesLiteRejection(500, '{"detail":"Instructions are required"}')).toBe(false);
   });
 });

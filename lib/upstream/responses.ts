@@ -138,6 +138,62 @@ export function normalizeResponsesBody(
   return out;
 }
 
+/**
+ * The header codex sends with a request in the "responses lite" dialect: for every model whose
+ * catalogue entry says `use_responses_lite: true` (docs/upstream.md).
+ */
+const RESPONSES_LITE_HEADER = "x-openai-internal-codex-responses-lite";
+
+/** Tool types codex groups into one `functions` namespace of the lite shape's `additional_tools` item. */
+const GROUPED_TOOL_TYPES: readonly unknown[] = ["function", "custom"];
+
+/**
+ * True when the body's tools fit the lite shape: function and custom tools, and namespaces. A hosted
+ * tool (web search, image generation, …) does not: codex sends none to a lite model (measured with
+ * the pinned codex), so such a request keeps the plain shape, which serves them today.
+ */
+export function fitsResponsesLite(body: Record<string, unknown>): boolean {
+  if (body.tools === undefined || body.tools === null) return true;
+  if (!Array.isArray(body.tools)) return false;
+  return body.tools.every((tool) => isRecord(tool) && (GROUPED_TOOL_TYPES.includes(tool.type) || tool.type === "namespace"));
+}
+
+/**
+ * A normalised body in the lite shape, as codex sends it: no top-level `instructions` or `tools`;
+ * the input starts with `{type: "additional_tools", role: "developer", tools}` (function and custom
+ * tools in one namespace named `functions`, a client's own namespaces beside it; left out when there
+ * are no tools), then the instructions as a developer message, then the conversation;
+ * `reasoning.context: "all_turns"` and `parallel_tool_calls: false`. Returns a new object; check
+ * `fitsResponsesLite` first.
+ */
+export function toResponsesLite<T extends Record<string, unknown>>(body: T): Omit<T, "instructions" | "tools"> {
+  const { instructions, tools, ...rest } = body;
+  const given = Array.isArray(tools) ? tools : [];
+  const grouped = given.filter((tool) => isRecord(tool) && GROUPED_TOOL_TYPES.includes(tool.type));
+  const namespaces = given.filter((tool) => !grouped.includes(tool));
+  const offered = grouped.length > 0 ? [{ type: "namespace", name: "functions", description: "", tools: grouped }, ...namespaces] : namespaces;
+  const prefix: Record<string, unknown>[] = [];
+  if (offered.length > 0) prefix.push({ type: "additional_tools", role: "developer", tools: offered });
+  if (typeof instructions === "string") prefix.push({ type: "message", role: "developer", content: [{ type: "input_text", text: instructions }] });
+  const reasoning = isRecord(rest.reasoning) ? rest.reasoning : {};
+  return {
+    ...rest,
+    input: [...prefix, ...(Array.isArray(rest.input) ? rest.input : [])],
+    reasoning: { ...reasoning, context: "all_turns" },
+    parallel_tool_calls: false,
+  };
+}
+
+/**
+ * A 400 that says the backend did not take a request in the lite shape: it asked for the top-level
+ * `instructions` a lite request leaves out ("Instructions are required", what a backend that reads
+ * it as a plain request answers), or named a part only the lite shape has (`additional_tools`,
+ * `reasoning.context`, the dialect itself).
+ */
+export function isResponsesLiteRejection(status: number, bodyText: string): boolean {
+  return status === 400 && /instructions are required|additional_tools|reasoning\.context|responses[ _-]?lite/i.test(bodyText);
+}
+
 /** The same body without `service_tier`: for the one retry after a tier rejection. */
 export function withoutServiceTier(body: Record<string, unknown>): Record<string, unknown> {
   const rest = { ...body };
@@ -153,21 +209,24 @@ export function isServiceTierRejection(status: number, bodyText: string): boolea
 /**
  * POSTs the body to the backend's /responses as an SSE stream and returns the upstream Response
  * unconsumed, whatever its status. The body is sent exactly as given: normalise it first with
- * `normalizeResponsesBody`. Throws only `network_error`; an abort by the caller's signal is
- * rethrown as the AbortError itself.
+ * `normalizeResponsesBody`, and put it in the lite shape with `toResponsesLite` when sending it with
+ * `lite: true` (the dialect's header). Throws only `network_error`; an abort by the caller's signal
+ * is rethrown as the AbortError itself.
  */
 export function postResponses(
   config: UpstreamConfig,
   auth: BackendAuth,
   body: Record<string, unknown>,
-  options: UpstreamCallOptions = {},
+  options: UpstreamCallOptions & { lite?: boolean } = {},
 ): Promise<Response> {
+  const extra: Record<string, string> = { Accept: "text/event-stream", "Content-Type": "application/json" };
+  if (options.lite) extra[RESPONSES_LITE_HEADER] = "true";
   return fetchUpstreamStream(
     config,
     `${config.codexBaseUrl}/responses`,
     {
       method: "POST",
-      headers: backendHeaders(config, auth, { Accept: "text/event-stream", "Content-Type": "application/json" }),
+      headers: backendHeaders(config, auth, extra),
       body: JSON.stringify(body),
     },
     "Responses request",

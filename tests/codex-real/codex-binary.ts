@@ -1,4 +1,4 @@
-import { realpathSync } from "node:fs";
+import { readdirSync, readFileSync, realpathSync } from "node:fs";
 import { dirname } from "node:path";
 
 export { codexExecutable } from "@/test-support/fake-app-server/protocol-schema";
@@ -11,6 +11,25 @@ export function processGroupExists(pgid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** The process group of a running process (field 5 of /proc/<pid>/stat). */
+export function processGroupOf(pid: number): number {
+  return Number(readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")[2]);
+}
+
+/** The processes of group `pgid` now, with their command lines: a sandbox's bwrap, egress relay, codex launcher and binary. */
+export function processGroupMembers(pgid: number): { pid: number; cmdline: string }[] {
+  const members: { pid: number; cmdline: string }[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (processGroupOf(Number(entry)) === pgid) members.push({ pid: Number(entry), cmdline: readFileSync(`/proc/${entry}/cmdline`, "utf8") });
+    } catch {
+      // Gone while we looked.
+    }
+  }
+  return members;
 }
 
 /**

@@ -3,8 +3,10 @@
  * the mock's voice side hands work over, Codex calls get_current_time and save_note, the note waits
  * for the person's approval, is saved, and the result goes back to the voice session (recorded by
  * the mock sideband). Plus the lockdown through the bridge, and no process left after hang-up.
- * The bridge runs codex through a wrapper that only adds proxy variables pointing at a sink, and
- * writes its default config.toml (the lockdown and, the mock being local, the offline keys).
+ * The bridge runs codex inside its bwrap sandbox, whose only way out is the server's egress proxy
+ * (allowing only the mock: any other host is refused and logged, and fails the test), through a
+ * wrapper that only marks the process as this file's, and writes its default config.toml (the
+ * lockdown and, the mock being local, the offline keys).
  */
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,17 +17,18 @@ import { SIDEBAND_IN, SIDEBAND_PATH } from "@/mock-upstream/codex";
 import { startMockUpstream, type MockUpstream, type RecordedRequest } from "@/mock-upstream/server";
 import { openEvents } from "@/tests/integration/app-server-harness";
 import { findLeakedTokens, signIn, startHarness, type Harness, type TestClient } from "@/tests/integration/harness";
-import { codexExecutable, codexReadOnlyPaths } from "./codex-binary";
+import { codexExecutable, codexReadOnlyPaths, processGroupMembers, processGroupOf } from "./codex-binary";
 import { loopbackOffer, type LoopbackOffer } from "./loopback-offer";
-import { startProxySink, type ProxySink } from "./proxy-sink";
+import { offeredToolNames } from "./offered-tools";
 
 let mock: MockUpstream;
-let sink: ProxySink;
 let wrapperDir: string;
 let wrapper: string;
 let readOnlyPaths: string[];
 let h: Harness | undefined;
 let offer: LoopbackOffer | undefined;
+/** Marks the codex processes of this file (the wrapper exports it). */
+const run = `${process.pid}-${Date.now()}`;
 /** Every codex pid a test started: each must be gone when the test ends. */
 const started: number[] = [];
 
@@ -33,17 +36,14 @@ beforeAll(async () => {
   const codexPath = codexExecutable();
   readOnlyPaths = codexReadOnlyPaths(codexPath);
   mock = await startMockUpstream({ streamChunkDelayMs: 0 });
-  sink = await startProxySink();
   wrapperDir = mkdtempSync(join(tmpdir(), "lwc-codex-wrapper-"));
   wrapper = join(wrapperDir, "codex");
-  const exports = Object.entries(sink.env).map(([name, value]) => `export ${name}='${value}'`);
-  writeFileSync(wrapper, ["#!/bin/sh", ...exports, `exec '${codexPath}' "$@"`, ""].join("\n"));
+  writeFileSync(wrapper, ["#!/bin/sh", `export LWC_TEST_CODEX_RUN='${run}'`, `exec '${codexPath}' "$@"`, ""].join("\n"));
   chmodSync(wrapper, 0o755);
 }, 120_000);
 
 afterAll(async () => {
   rmSync(wrapperDir, { recursive: true, force: true });
-  await sink?.close();
   await mock?.close();
 });
 
@@ -54,10 +54,11 @@ afterEach(async () => {
   for (const pid of orphans) process.kill(pid, "SIGKILL");
   expect(orphans, "codex processes left running").toEqual([]);
   if (h) expect(findLeakedTokens(h.evidence)).toEqual([]);
+  // Nothing tried to reach a host other than the mock.
+  if (h) expect(h.evidence.logs.filter((line) => line.message.includes("the sandbox refused"))).toEqual([]);
   await h?.close();
   h = undefined;
   mock.reset();
-  expect(sink.attempts).toEqual([]);
 });
 
 async function startApp(): Promise<{ client: TestClient; harness: Harness }> {
@@ -85,7 +86,7 @@ async function startApp(): Promise<{ client: TestClient; harness: Harness }> {
 
 /**
  * Pids of the codex processes this file started (launcher and native binary), read from /proc:
- * those whose environment has our sink's proxy URL, which only our wrapper sets.
+ * those whose environment has our run's marker, which only our wrapper sets.
  */
 function codexPids(): number[] {
   const pids: number[] = [];
@@ -94,7 +95,7 @@ function codexPids(): number[] {
     try {
       const cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8");
       const environ = readFileSync(`/proc/${entry}/environ`, "utf8").split("\0");
-      if (cmdline.includes("app-server") && environ.includes(`HTTPS_PROXY=${sink.url}`)) pids.push(Number(entry));
+      if (cmdline.includes("app-server") && environ.includes(`LWC_TEST_CODEX_RUN=${run}`)) pids.push(Number(entry));
     } catch {
       // The process ended while we looked.
     }
@@ -151,8 +152,12 @@ async function startLive(client: TestClient): Promise<{ sessionId: string; pids:
   expect(body.sdp).toMatch(/^v=0\r\n/);
   const call = await mock.waitForRequest((r) => r.id > lastRecorded && r.path === "/backend-api/codex/realtime/calls" && r.status === 201);
   expect(call.body).toMatchObject({ sdp: offer.sdp });
-  const pids = codexPids().filter((pid) => !before.has(pid));
-  expect(pids.length).toBeGreaterThan(0);
+  const codex = codexPids().filter((pid) => !before.has(pid));
+  expect(codex.length).toBeGreaterThan(0);
+  // And the rest of its sandbox (bwrap and the egress relay): the whole process group.
+  const group = processGroupMembers(processGroupOf(codex[0]!));
+  expect(group.some((member) => member.cmdline.includes("relay.cjs"))).toBe(true);
+  const pids = [...new Set([...codex, ...group.map((member) => member.pid)])];
   started.push(...pids);
   await mock.waitForRequest((r) => r.id > lastRecorded && sidebandFrame("session.update")(r));
   return { sessionId: body.sessionId, pids };
@@ -233,8 +238,9 @@ it("lockdown through the bridge: a shell command that would create a file is ref
   await finalAppend();
 
   const requests = mock.requests({ path: "/backend-api/codex/responses" });
-  const offered = (requests[0]!.body as { tools: { name?: string; type: string }[] }).tools.map((tool) => tool.name ?? tool.type);
-  expect(offered.sort()).toEqual(["apply_patch", "get_current_time", "save_note"]);
+  // Agent voice leaves the model to codex: it picks gpt-6.1-sol, which speaks the lite dialect.
+  expect(requests[0]!.dialect).toBe("lite");
+  expect(offeredToolNames(requests[0]!.body).sort()).toEqual(["apply_patch", "get_current_time", "save_note"]);
   const outputs = (requests.at(-1)!.body as { input: Record<string, unknown>[] }).input.filter((item) => String(item.type).endsWith("_output"));
   // The shell tools do not exist; the patch asked for approval and the bridge declined it.
   expect(outputs.map((item) => item.output)).toEqual(["unsupported call: exec_command", "unsupported call: shell", "patch rejected by user"]);

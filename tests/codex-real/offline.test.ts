@@ -2,7 +2,9 @@
  * The real `codex app-server` (pinned 0.169.0) against the mock, fully offline: login with a mock
  * token, a thread with our two tools, a realtime start answered by the mock, the sideband, a
  * handoff that calls both tools and hands the result back to the voice session, and the lockdown.
- * A proxy sink catches any attempt to reach another host; NO_PROXY lets 127.0.0.1 through.
+ * Every connection goes through the app's egress proxy (as in the sandbox: every proxy variable set,
+ * NO_PROXY unset), which allows only the mock: any attempt to reach another host is refused and
+ * recorded, and fails the test.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
@@ -18,7 +20,8 @@ import { signInThroughMock, type MockTokenSet } from "@/mock-upstream/sign-in";
 import { AppServerDriver, declineEverything, type RpcMessage } from "./app-server-driver";
 import { codexExecutable, processGroupExists } from "./codex-binary";
 import { loopbackOffer, type LoopbackOffer } from "./loopback-offer";
-import { startProxySink, type ProxySink } from "./proxy-sink";
+import { startEgressRecorder, type EgressRecorder } from "./egress-recorder";
+import { offeredToolNames } from "./offered-tools";
 
 const TOOLS = [
   { type: "function", name: "get_current_time", description: "The server's current time.", inputSchema: { type: "object", properties: {} } },
@@ -32,7 +35,7 @@ const TOOLS = [
 
 let codexPath: string;
 let mock: MockUpstream;
-let sink: ProxySink;
+let egress: EgressRecorder;
 let tokens: MockTokenSet;
 const drivers: AppServerDriver[] = [];
 const offers: LoopbackOffer[] = [];
@@ -40,14 +43,17 @@ const offers: LoopbackOffer[] = [];
 beforeAll(async () => {
   codexPath = codexExecutable();
   mock = await startMockUpstream({ streamChunkDelayMs: 0 });
-  sink = await startProxySink();
+  egress = await startEgressRecorder([mock.url]);
   tokens = await signInThroughMock(mock);
 }, 120_000);
 afterAll(async () => {
-  await sink?.close();
+  await egress?.close();
   await mock?.close();
 });
-beforeEach(() => mock.reset());
+beforeEach(() => {
+  mock.reset();
+  egress.forwarded.length = 0;
+});
 afterEach(async () => {
   for (const offer of offers.splice(0)) await offer.close();
   for (const driver of drivers.splice(0)) {
@@ -55,17 +61,18 @@ afterEach(async () => {
     // No orphan: neither the launcher nor the native binary it started (same process group).
     await waitUntil(() => !processGroupExists(driver.pid));
   }
-  // Nothing tried to leave 127.0.0.1.
-  expect(sink.attempts).toEqual([]);
+  // Nothing tried to reach a host other than the mock.
+  expect(egress.refused).toEqual([]);
 });
 
 function newDriver(
   onServerRequest?: (m: RpcMessage) => unknown,
   urls = { codexBaseUrl: mock.codexBaseUrl, issuerUrl: mock.issuer },
   prefix?: string[],
+  model = "gpt-5.5",
 ): AppServerDriver {
-  const configToml = codexConfigToml({ ...urls, model: "gpt-5.5" });
-  const driver = new AppServerDriver({ codexPath, configToml, env: sink.env, onServerRequest, prefix });
+  const configToml = codexConfigToml({ ...urls, model });
+  const driver = new AppServerDriver({ codexPath, configToml, env: egress.env, onServerRequest, prefix });
   drivers.push(driver);
   return driver;
 }
@@ -116,15 +123,14 @@ describe("codex app-server 0.169.0 against the mock, offline", () => {
     expect(execFileSync(codexExecutable(), ["--version"], { encoding: "utf8" }).trim()).toBe(`codex-cli ${CLIENT_VERSION}`);
   });
 
-  it("(the proxy sink works) without the offline keys, codex tries to reach chatgpt.com and the sink catches it", async () => {
+  it("(the proxy catches it) without the offline keys, codex tries to reach chatgpt.com and the egress proxy refuses it", async () => {
     const driver = newDriver(undefined, { codexBaseUrl: REAL_CODEX_BASE_URL, issuerUrl: REAL_ISSUER_URL });
     await driver.initialize();
     await driver.call("account/login/start", { type: "chatgptAuthTokens", accessToken: tokens.access_token, chatgptAccountId: "acct_demo", chatgptPlanType: "plus" });
-    expect(await sink.nextAttempt()).toMatch(/^CONNECT [a-z.]+\.(com|org):443$/);
-    expect(sink.attempts.some((attempt) => attempt.startsWith("CONNECT chatgpt.com:443"))).toBe(true);
-    sink.attempts.length = 0;
+    expect(await egress.nextRefused()).toBe("CONNECT chatgpt.com:443");
+    expect(egress.forwarded).toEqual([]);
     await driver.close();
-    sink.attempts.length = 0;
+    egress.refused.length = 0;
   });
 
   it("logs in with a mock token, starts a thread and a realtime session: answer SDP, sideband session.update", async () => {
@@ -152,14 +158,15 @@ describe("codex app-server 0.169.0 against the mock, offline", () => {
     expect((await driver.waitForNotification("thread/realtime/closed")).params).toMatchObject({ reason: "requested" });
   });
 
-  it("every socket codex connects (traced with strace, DNS included) goes to 127.0.0.1 or a local unix socket", async () => {
+  it("every IP address codex connects or sends to (traced with strace, DNS included) is the proxy's, also for a 127.0.0.1 upstream: HTTP, the realtime call and the sideband WebSocket", async () => {
     const traceDir = mkdtempSync(join(tmpdir(), "lwc-codex-strace-"));
     try {
       const trace = join(traceDir, "connect.log");
       const driver = newDriver(
         (message) => (message.method === "item/tool/call" ? { contentItems: [{ type: "inputText", text: "ok" }], success: true } : declineEverything(message)),
         undefined,
-        ["strace", "-f", "-qq", "-e", "trace=connect", "-o", trace],
+        // sendto/sendmsg too: musl's resolver sends a DNS query without connecting first.
+        ["strace", "-f", "-qq", "-e", "trace=connect,sendto,sendmsg,sendmmsg", "-o", trace],
       );
       const threadId = await startThread(driver);
       await startRealtime(driver, threadId);
@@ -169,12 +176,18 @@ describe("codex app-server 0.169.0 against the mock, offline", () => {
       await mock.waitForRequest(sidebandFrame("conversation.handoff.append"), 20_000);
       await driver.close();
 
-      const connects = readFileSync(trace, "utf8").split("\n").filter((line) => line.includes("connect("));
-      const inet = connects.filter((line) => /AF_INET6?/.test(line));
-      // The trace saw codex's own connections (to the mock), so it is not silently empty.
-      expect(inet.some((line) => line.includes(`sin_port=htons(${new URL(mock.url).port})`))).toBe(true);
-      const elsewhere = inet.filter((line) => !/inet_addr\("127\.0\.0\.1"\)|inet_pton\(AF_INET6, "::1"/.test(line));
+      const inet = readFileSync(trace, "utf8")
+        .split("\n")
+        .filter((line) => /sin6?_port=htons\(/.test(line));
+      // The trace saw codex's own connections, so it is not silently empty; each one went to the
+      // proxy (none straight to the mock), which is what lets the sandbox give codex no other way out.
+      expect(inet.length).toBeGreaterThan(0);
+      const elsewhere = inet.filter((line) => !(line.includes(`sin_port=htons(${egress.port})`) && line.includes('inet_addr("127.0.0.1")')));
       expect(elsewhere).toEqual([]);
+      // Through it: the plain HTTP calls (absolute-form) and the sideband WebSocket (a CONNECT tunnel).
+      const mockHost = new URL(mock.url).host;
+      expect(new Set(egress.forwarded)).toEqual(new Set([`GET ${mockHost}`, `POST ${mockHost}`, `CONNECT ${mockHost}`]));
+      expect(mock.requests().some((r) => r.path === "/backend-api/codex/realtime/calls")).toBe(true);
     } finally {
       rmSync(traceDir, { recursive: true, force: true });
     }
@@ -214,6 +227,42 @@ describe("codex app-server 0.169.0 against the mock, offline", () => {
     expect(output).toContain("save_note: Saved the note.");
   });
 
+  it("for a model its catalog flags use_responses_lite, codex speaks the lite dialect; the mock records each request's dialect", async () => {
+    const driver = newDriver(undefined, undefined, undefined, "gpt-6.1-sol");
+    const threadId = await startThread(driver);
+    mock.codex.queueToolCalls([{ name: "get_current_time", arguments: {} }]);
+    await driver.call("turn/start", { threadId, input: [{ type: "text", text: "What time is it?", text_elements: [] }] });
+    await driver.waitForNotification("turn/completed", 20_000);
+
+    const requests = mock.requests({ path: "/backend-api/codex/responses" });
+    expect(requests.map((r) => [r.status, r.dialect])).toEqual([
+      [200, "lite"],
+      [200, "lite"],
+    ]);
+    const [first] = requests;
+    expect(first!.headers["x-openai-internal-codex-responses-lite"]).toBe("true");
+    const body = first!.body as Record<string, unknown> & { input: Record<string, unknown>[] };
+    // No top-level instructions or tools: the tools come first in the input, the instructions next.
+    expect(Object.hasOwn(body, "instructions")).toBe(false);
+    expect(Object.hasOwn(body, "tools")).toBe(false);
+    expect(body).toMatchObject({ parallel_tool_calls: false, stream: true, store: false, reasoning: { context: "all_turns" } });
+    // codex groups its function and custom tools in one namespace named "functions".
+    expect(body.input[0]).toMatchObject({ type: "additional_tools", role: "developer", tools: [{ type: "namespace", name: "functions", description: "" }] });
+    expect(offeredToolNames(body).sort()).toEqual(["apply_patch", "get_current_time", "save_note"]);
+    expect(body.input[1]).toMatchObject({ type: "message", role: "developer", content: [{ type: "input_text" }] });
+
+    // The same codex speaks the plain dialect to gpt-5.5, which the catalog does not flag.
+    mock.reset();
+    const plainDriver = newDriver();
+    const plainThread = await startThread(plainDriver);
+    await plainDriver.call("turn/start", { threadId: plainThread, input: [{ type: "text", text: "Hello.", text_elements: [] }] });
+    await plainDriver.waitForNotification("turn/completed", 20_000);
+    const plain = mock.requests({ path: "/backend-api/codex/responses" });
+    expect(plain.map((r) => [r.status, r.dialect])).toEqual([[200, "plain"]]);
+    expect(plain[0]!.headers["x-openai-internal-codex-responses-lite"]).toBeUndefined();
+    expect(plain[0]!.body).toMatchObject({ parallel_tool_calls: true, tools: expect.any(Array) });
+  });
+
   it("lockdown: the model is offered only our tools (and apply_patch), and a shell command that would create a file is refused", async () => {
     const target = join(process.env.TMPDIR ?? "/tmp", `lwc-lockdown-${process.pid}-${Date.now()}`);
     const driver = newDriver();
@@ -229,10 +278,9 @@ describe("codex app-server 0.169.0 against the mock, offline", () => {
 
     const requests = mock.requests({ path: "/backend-api/codex/responses" });
     expect(requests.map((r) => r.status)).toEqual([200, 200, 200, 200]);
-    const offered = (requests[0]!.body as { tools: { name?: string; type: string }[] }).tools.map((tool) => tool.name ?? tool.type);
     // apply_patch comes from the model's metadata, not from configuration; the read-only sandbox
     // and the declined approvals stop it (docs/agent-voice-lockdown.md).
-    expect(offered.sort()).toEqual(["apply_patch", "get_current_time", "save_note"]);
+    expect(offeredToolNames(requests[0]!.body).sort()).toEqual(["apply_patch", "get_current_time", "save_note"]);
 
     const outputs = (requests.at(-1)!.body as { input: Record<string, unknown>[] }).input.filter((item) => item.type === "function_call_output");
     expect(outputs.map((item) => item.output)).toEqual(["unsupported call: exec_command", "unsupported call: shell", "unsupported call: shell_command"]);

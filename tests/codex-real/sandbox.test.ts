@@ -10,8 +10,13 @@
  * receives (sideband frames, /responses bodies), nothing the client receives (events, bodies) and
  * nothing the server logs may contain a marker. A control run with LWC_AGENT_SANDBOX=off shows
  * the same patches do deliver every marker, so the check can fail.
+ *
+ * Issue 32's third finding the same way: apply_patch of /proc/net/tcp and /proc/net/unix delivered
+ * every listening port and abstract socket of the host. Inside the sandbox's own network namespace
+ * they list only the sandbox's own sockets (the egress relay's listener); unsandboxed, the host's.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { createServer as createTcpServer, type Server as TcpServer } from "node:net";
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -22,7 +27,7 @@ import { SIDEBAND_IN, SIDEBAND_PATH } from "@/mock-upstream/codex";
 import { startMockUpstream, type MockUpstream, type RecordedRequest } from "@/mock-upstream/server";
 import { openEvents } from "@/tests/integration/app-server-harness";
 import { createEvidence, signIn, startHarness, TestClient } from "@/tests/integration/harness";
-import { codexExecutable, codexReadOnlyPaths } from "./codex-binary";
+import { codexExecutable, codexReadOnlyPaths, processGroupMembers, processGroupOf } from "./codex-binary";
 import { loopbackOffer, type LoopbackOffer } from "./loopback-offer";
 import { startProxySink, type ProxySink } from "./proxy-sink";
 
@@ -35,6 +40,12 @@ const MARKERS = {
   tmpFile: `tmp-marker-${run}`,
 };
 const dotEnvPath = join(projectRoot, `.env.sandbox-test-${run}.local`);
+/** An abstract unix socket of the host (as a desktop session or a database would hold). */
+const abstractName = `lwc-sandbox-test-${run}`;
+/** A host listener in /proc/net/tcp: 127.0.0.1:<port>, as the kernel writes it. */
+const listenerEntry = (port: number) => `0100007F:${port.toString(16).toUpperCase().padStart(4, "0")}`;
+/** The egress relay's listener inside the sandbox (127.0.0.1:3128). */
+const RELAY_LISTENER = listenerEntry(3128);
 const tmpFilePath = join(tmpdir(), `lwc-sandbox-test-${run}.txt`);
 
 let mock: MockUpstream;
@@ -44,6 +55,7 @@ let wrapper: string;
 let readOnlyPaths: string[];
 let server: { child: ChildProcess; port: number; output: () => string } | undefined;
 let offer: LoopbackOffer | undefined;
+let abstractSocket: TcpServer;
 
 beforeAll(async () => {
   const codexPath = codexExecutable();
@@ -52,9 +64,16 @@ beforeAll(async () => {
   sink = await startProxySink();
   wrapperDir = mkdtempSync(join(tmpdir(), "lwc-codex-wrapper-"));
   wrapper = join(wrapperDir, "codex");
+  // Marks the processes as this file's. Inside bwrap the sandbox's own proxy variables stand (its
+  // only way out); unsandboxed (the control), the sink catches any attempt to leave 127.0.0.1.
   const exports = Object.entries(sink.env).map(([name, value]) => `export ${name}='${value}'`);
-  writeFileSync(wrapper, ["#!/bin/sh", ...exports, `exec '${codexPath}' "$@"`, ""].join("\n"));
+  writeFileSync(
+    wrapper,
+    ["#!/bin/sh", `export LWC_TEST_CODEX_RUN='${run}'`, `if [ -z "$HTTPS_PROXY" ]; then ${exports.join("; ")}; fi`, `exec '${codexPath}' "$@"`, ""].join("\n"),
+  );
   chmodSync(wrapper, 0o755);
+  abstractSocket = createTcpServer(() => undefined);
+  await new Promise<void>((resolve) => abstractSocket.listen(`\0${abstractName}`, resolve));
   const secretFile = (marker: string) => `FIRST=1\nLWC_SECRET=${marker}\nLAST=1\n`;
   writeFileSync(dotEnvPath, secretFile(MARKERS.appDotEnv));
   writeFileSync(tmpFilePath, secretFile(MARKERS.tmpFile));
@@ -64,6 +83,7 @@ afterAll(async () => {
   rmSync(dotEnvPath, { force: true });
   rmSync(tmpFilePath, { force: true });
   rmSync(wrapperDir, { recursive: true, force: true });
+  await new Promise((resolve) => abstractSocket?.close(resolve));
   await sink?.close();
   await mock?.close();
 });
@@ -71,9 +91,12 @@ afterAll(async () => {
 afterEach(async () => {
   await offer?.close();
   offer = undefined;
+  const log = server?.output() ?? "";
   await stopServer();
   mock.reset();
   expect(sink.attempts).toEqual([]);
+  // Inside the sandbox nothing tried to reach a host other than the mock.
+  expect(log.split("\n").filter((line) => line.includes("the sandbox refused"))).toEqual([]);
 });
 
 /** Starts the app's handler in a server process whose environment holds the marker. */
@@ -105,20 +128,25 @@ async function startServer(extraEnv: Record<string, string>): Promise<{ child: C
   return { child, port, output: () => output };
 }
 
-/** Pids of the processes serving this file's sessions (bwrap, the launcher, codex): our sink's URL is in their environment. */
+/**
+ * Pids of the processes serving this file's sessions: the launcher and codex (our run's marker is
+ * in their environment), and the rest of their process group (bwrap and the egress relay).
+ */
 function sessionPids(): number[] {
-  const pids: number[] = [];
+  const pids = new Set<number>();
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const cmdline = readFileSync(`/proc/${entry}/cmdline`, "utf8");
-      const environ = readFileSync(`/proc/${entry}/environ`, "utf8");
-      if (cmdline.includes("app-server") && (environ.includes(sink.url) || cmdline.includes(wrapper))) pids.push(Number(entry));
+      const environ = readFileSync(`/proc/${entry}/environ`, "utf8").split("\0");
+      if (!cmdline.includes("app-server") || !environ.includes(`LWC_TEST_CODEX_RUN=${run}`)) continue;
+      pids.add(Number(entry));
+      for (const member of processGroupMembers(processGroupOf(Number(entry)))) pids.add(member.pid);
     } catch {
       // Gone while we looked.
     }
   }
-  return pids;
+  return [...pids];
 }
 
 async function untilGone(pids: number[], timeoutMs = 10_000): Promise<void> {
@@ -170,7 +198,16 @@ async function attack(extraEnv: Record<string, string>) {
   const serverEnviron = `/proc/${server.child.pid}/environ`;
   const remove = (path: string) => `*** Begin Patch\n*** Delete File: ${path}\n*** End Patch\n`;
   const update = (path: string) => `*** Begin Patch\n*** Update File: ${path}\n@@\n-LAST=1\n+LAST=2\n*** End Patch\n`;
-  const patches = [remove(serverEnviron), remove("/proc/1/environ"), remove(dotEnvPath), remove(tmpFilePath), update(dotEnvPath), update(tmpFilePath)];
+  const patches = [
+    remove(serverEnviron),
+    remove("/proc/1/environ"),
+    remove(dotEnvPath),
+    remove(tmpFilePath),
+    update(dotEnvPath),
+    update(tmpFilePath),
+    remove("/proc/net/tcp"),
+    remove("/proc/net/unix"),
+  ];
   mock.codex.queueToolCalls(patches.map((input) => ({ name: "apply_patch", input })));
   mock.codex.requestHandoff({ transcript: "Please tidy up a few files on the server." });
 
@@ -190,6 +227,8 @@ async function attack(extraEnv: Record<string, string>) {
     clientReceived: JSON.stringify(seen) + (await client.get("/realtime/app-server/notes")).text,
     serverLog: server.output(),
     outputs: outputs.map((item) => String(item.output)),
+    // Host sockets the voice model must not learn of: the mock's and the app's listeners, an abstract socket.
+    hostSockets: { mock: listenerEntry(Number(new URL(mock.url).port)), app: listenerEntry(server.port), abstract: `@${abstractName}` },
   };
 }
 
@@ -199,7 +238,7 @@ function leaked(text: string): string[] {
     .map(([where]) => where);
 }
 
-it("with the sandbox (the default), apply_patch cannot read the server's environment, the app's .env or /tmp: no marker reaches the voice model or the page", async () => {
+it("with the sandbox (the default), apply_patch cannot read the server's environment, the app's .env or /tmp, and /proc/net shows none of the host's sockets: nothing of them reaches the voice model or the page", async () => {
   const seen = await attack({});
   expect(leaked(seen.mockReceived), "markers the mock (the voice and agent models) received").toEqual([]);
   expect(leaked(seen.clientReceived), "markers the page received").toEqual([]);
@@ -208,13 +247,29 @@ it("with the sandbox (the default), apply_patch cannot read the server's environ
   // /proc/1/environ is there (bwrap's own: the process's minimal environment), and the bridge
   // declines that patch as it declines every other.
   const outcome = (output: string) => (/^apply_patch verification failed: Failed to read .*No such file or directory/.test(output) ? "not there" : output);
-  expect(seen.outputs.map(outcome)).toEqual(["not there", "patch rejected by user", "not there", "not there", "not there", "not there"]);
+  expect(seen.outputs.map(outcome)).toEqual([
+    "not there",
+    "patch rejected by user",
+    "not there",
+    "not there",
+    "not there",
+    "not there",
+    // /proc/net/tcp and /proc/net/unix are read (and the patches declined): they are the sandbox's own.
+    "patch rejected by user",
+    "patch rejected by user",
+  ]);
+  // They reached the voice model, and list only the sandbox's own sockets: the relay's listener,
+  // none of the host's listeners or abstract sockets.
+  expect(Object.entries(seen.hostSockets).filter(([, entry]) => seen.mockReceived.includes(entry))).toEqual([]);
+  expect(seen.mockReceived).toContain(RELAY_LISTENER);
 });
 
 it("(control) with LWC_AGENT_SANDBOX=off the same patches deliver every marker to the voice session", async () => {
   const seen = await attack({ LWC_AGENT_SANDBOX: "off" });
   expect(leaked(seen.mockReceived).sort()).toEqual(Object.keys(MARKERS).sort());
   expect(seen.serverLog).toMatch(/agent voice runs WITHOUT a sandbox/);
+  // Unsandboxed, /proc/net is the host's: every one of its sockets reaches the voice session.
+  expect(Object.entries(seen.hostSockets).filter(([, entry]) => seen.mockReceived.includes(entry)).map(([name]) => name)).toEqual(["mock", "app", "abstract"]);
 });
 
 describe("codex's own command sandbox, inside ours", () => {

@@ -46,6 +46,34 @@ describe("agent voice environment", () => {
     );
   });
 
+  it("LWC_AGENT_SANDBOX_ALLOW_HOSTS: a comma list of URLs or host:port pairs the sandbox may also reach; anything else stops the start", async () => {
+    const { optionsFromEnv } = await load();
+    expect(optionsFromEnv({ LWC_CODEX_COMMAND: "codex" }).realtime?.appServer?.sandboxAllowHosts).toBeUndefined();
+    const extra = optionsFromEnv({ LWC_CODEX_COMMAND: "codex", LWC_AGENT_SANDBOX_ALLOW_HOSTS: " eu.chatgpt.com:443, https://ab.example.com/path ,[::1]:8443," });
+    expect(extra.realtime?.appServer?.sandboxAllowHosts).toEqual(["eu.chatgpt.com:443", "https://ab.example.com/path", "[::1]:8443"]);
+    for (const bad of ["chatgpt.com", "*.openai.com:443", "file:///etc/hosts"]) {
+      expect(() => optionsFromEnv({ LWC_CODEX_COMMAND: "codex", LWC_AGENT_SANDBOX_ALLOW_HOSTS: bad }), bad).toThrow(/LWC_AGENT_SANDBOX_ALLOW_HOSTS.*host:port/);
+    }
+  });
+
+  it("the handler's sandbox allow-list: the hosts its codex config contacts (upstream, account and sideband bases), then the extra ones; a bad extra one stops it", async () => {
+    const { resolveOptions } = await import("@/lib/server/options");
+    const upstream = { issuer: "http://127.0.0.1:4010", codexBaseUrl: "http://127.0.0.1:4010/backend-api/codex" };
+    const resolved = resolveOptions({ secrets: ["x".repeat(32)], upstream, realtime: { appServer: { command: "codex", sandboxAllowHosts: ["eu.chatgpt.com:443"] } } });
+    expect(resolved.appServer?.sandboxAllowHosts).toEqual([
+      "http://127.0.0.1:4010/backend-api/codex",
+      "http://127.0.0.1:4010",
+      "http://127.0.0.1:4010/backend-api/",
+      "http://127.0.0.1:4010",
+      "eu.chatgpt.com:443",
+    ]);
+    const real = resolveOptions({ secrets: ["x".repeat(32)], realtime: { appServer: { command: "codex" } } });
+    expect(real.appServer?.sandboxAllowHosts).toEqual(["https://chatgpt.com/backend-api/codex", "https://auth.openai.com", "https://chatgpt.com/backend-api/", "https://api.openai.com"]);
+    expect(() => resolveOptions({ secrets: ["x".repeat(32)], realtime: { appServer: { command: "codex", sandboxAllowHosts: ["*.openai.com"] } } })).toThrow(
+      /realtime\.appServer\.sandboxAllowHosts: not a URL or host:port/,
+    );
+  });
+
   it("reads the caps per account and per instance (defaults 2 and 8)", async () => {
     const { optionsFromEnv } = await load();
     expect(optionsFromEnv({ LWC_CODEX_COMMAND: "codex" }).realtime?.appServer).toMatchObject({ maxSessionsPerAccount: 2, maxSessions: 8 });

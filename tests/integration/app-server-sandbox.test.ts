@@ -3,8 +3,11 @@
  * sandbox), POST /realtime/app-server answers 503 agent_sandbox_unavailable before anything is
  * spawned, the log says how to fix it (once), GET /realtime/app-server/status and the handler's
  * health state say so; `off` runs unsandboxed with a warning at start-up. The real bwrap backend
- * (no stub): pointed at a bwrap that does not exist, or at an extra path that does not exist.
+ * (no stub): pointed at a bwrap that does not exist, at an extra path that does not exist, or at a
+ * bwrap that cannot make the sandbox's own network namespace.
  */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createBwrapSandbox } from "@/lib/agent-voice/sandbox";
@@ -52,6 +55,30 @@ describe("the agent sandbox cannot start", () => {
     const line = h.evidence.logs.find((entry) => entry.message.includes("agent voice is unavailable"));
     expect(line?.message).toContain("no-such-folder");
     expect(line?.message).toContain("seccomp");
+  });
+
+  it("a host that gives no network namespace (a bwrap refusing --unshare-net): 503, nothing spawned, the fix names the network namespace", async () => {
+    const scratch = mkdtempSync(join(tmpdir(), "lwc-no-netns-"));
+    try {
+      const noNetwork = join(scratch, "bwrap");
+      writeFileSync(
+        noNetwork,
+        `#!/bin/sh\nfor arg in "$@"; do [ "$arg" = --unshare-net ] && { echo "bwrap: Creating new namespace failed: Operation not permitted" >&2; exit 1; }; done\nexec bwrap "$@"\n`,
+        { mode: 0o755 },
+      );
+      h = await startAgentHarness({ appServer: { sandbox: createBwrapSandbox({ bwrapPath: noNetwork }) } });
+      const client = await h.signedIn();
+      const reply = await client.post("/realtime/app-server", { sdp: OFFER_SDP, session: { voice: "cove" } });
+      expect(reply.status).toBe(503);
+      expect(reply.json()).toEqual({ error: "agent_sandbox_unavailable", message: expect.stringMatching(/sandbox/) });
+      expect(await spawnedCount(h)).toBe(0);
+      const lines = h.evidence.logs.filter((entry) => entry.message.includes("agent voice is unavailable"));
+      expect(lines).toHaveLength(1);
+      expect(lines[0]!.message).toContain("Creating new namespace failed");
+      expect(lines[0]!.message).toContain("network namespace of its own");
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
   });
 
   it("needs a signed-in session before it says anything (401)", async () => {

@@ -48,6 +48,9 @@ beforeAll(async () => {
   hostile = await listen((req, res, body) => {
     if (mode === "redirect") {
       res.writeHead(307, { location: `${urlOf(elsewhere)}${req.url}` }).end();
+    } else if (req.url?.startsWith("/models")) {
+      // The catalogue (read for each model's dialect, allow-list or not) is the only honest answer.
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ models: [{ slug: "gpt-5.5", visibility: "list" }] }));
     } else if (mode === "html") {
       res.writeHead(200, { "content-type": "text/html" }).end("<html><script>alert(document.cookie)</script></html>");
     } else if (mode === "quote-json") {
@@ -133,7 +136,10 @@ describe("upstream replies are not trusted blindly", () => {
 
   it("does not follow a redirect of a JSON call (/models) either", async () => {
     mode = "redirect";
-    const reply = await user.get("/models");
+    // Another account: its catalogue is not in the server's cache yet.
+    const other = h.client();
+    await signIn(h, other, { accountId: "acct_redirected", email: "redirected@example.com" });
+    const reply = await other.get("/models");
     expect(reply.status).toBe(502);
     expect(reply.json()).toMatchObject({ models: [] });
     expect(elsewhereRequests).toEqual([]);

@@ -12,7 +12,7 @@ let h: Harness;
 let logsBefore = 0;
 
 /** The mock's model released after our pinned version, and its floor (one minor above ours). */
-const NEWER = "gpt-6.2-sol";
+const NEWER = "gpt-7-sol";
 const [major, minor] = CLIENT_VERSION.split(".").map(Number);
 const NEWER_FLOOR = `${major}.${minor! + 1}.0`;
 
@@ -140,7 +140,7 @@ describe("GET /models", () => {
     const newer = body.modelDetails.find((model) => model.slug === NEWER);
     expect(newer).toMatchObject({
       slug: NEWER,
-      displayName: "GPT-6.2 Sol",
+      displayName: "GPT-7 Sol",
       unavailable: { reason: "client_version_outdated", minimalClientVersion: NEWER_FLOOR, message: expect.stringContaining("LWC_CLIENT_VERSION") },
     });
     const usable = body.modelDetails.filter((model) => model.unavailable === undefined).map((model) => model.slug);

@@ -30,7 +30,7 @@ describe("GET /models", () => {
     expect(reply.status).toBe(200);
     const body = reply.json<{ models: string[]; modelDetails: unknown[] }>();
     // 0.170.1 reaches every model of the mock, the one gated one minor above the pinned version too.
-    expect(body.models).toEqual(["gpt-6.1-sol", "gpt-6-astra", "gpt-6-sol", "gpt-6-luna", "gpt-6.2-sol", "gpt-5.5", "gpt-5.4-mini"]);
+    expect(body.models).toEqual(["gpt-6.1-sol", "gpt-6-astra", "gpt-6-sol", "gpt-6-luna", "gpt-7-sol", "gpt-5.5", "gpt-5.4-mini"]);
     const last = modelCalls().at(-1)!;
     expect(last.query.client_version).toBe("0.170.1");
     expect(last.headers["chatgpt-account-id"]).toBe("acct_demo");

@@ -88,9 +88,9 @@ describe("browser client against the real handler", () => {
   it("listModelDetails keeps a model gated above our client version, marked unavailable with the reason", async () => {
     const { provider } = await signedInProxy();
     const details = await provider.listModelDetails();
-    expect(details.map((model) => model.slug)).toEqual(["gpt-6.1-sol", "gpt-6-astra", "gpt-6-sol", "gpt-6-luna", "gpt-6.2-sol", "gpt-5.5", "gpt-5.4-mini"]);
+    expect(details.map((model) => model.slug)).toEqual(["gpt-6.1-sol", "gpt-6-astra", "gpt-6-sol", "gpt-6-luna", "gpt-7-sol", "gpt-5.5", "gpt-5.4-mini"]);
     const gated = details.filter((model) => model.unavailable);
-    expect(gated.map((model) => model.slug)).toEqual(["gpt-6.2-sol"]);
+    expect(gated.map((model) => model.slug)).toEqual(["gpt-7-sol"]);
     expect(gated[0]!.unavailable).toMatchObject({ reason: "client_version_outdated", message: expect.stringContaining("LWC_CLIENT_VERSION") });
   });
 
@@ -162,9 +162,9 @@ describe("browser client against the real handler", () => {
     const notAllowed = errorOf(await send("gpt-5.5-codex-internal", "hi"));
     expect(notAllowed).toMatchObject({ code: "model_not_allowed", status: 403, model: "gpt-5.5-codex-internal" });
 
-    const outdated = errorOf(await send("gpt-6.2-sol", "hi"));
-    expect(outdated).toMatchObject({ code: "client_version_outdated", status: 400, model: "gpt-6.2-sol" });
-    expect(outdated.message).toMatch(/^“gpt-6\.2-sol” needs a newer client version than this server uses\./);
+    const outdated = errorOf(await send("gpt-7-sol", "hi"));
+    expect(outdated).toMatchObject({ code: "client_version_outdated", status: 400, model: "gpt-7-sol" });
+    expect(outdated.message).toMatch(/^“gpt-7-sol” needs a newer client version than this server uses\./);
 
     harness.mock.addFault({ fault: "usage_limit" });
     const limited = errorOf(await send("gpt-5.5", "hi again"));

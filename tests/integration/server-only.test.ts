@@ -25,6 +25,7 @@ const REACT_SERVER_ENTRIES = [
   "scripts/bench/history-sync.ts", // npm run bench:history
   "test-support/handler-process.ts", // tests/integration/app-server-restart.test.ts
   "tests/codex-real/app-process.ts", // tests/codex-real/sandbox.test.ts
+  "scripts/codex-proxy-report.ts", // run by hand: docs/agent-voice.md#its-own-network
 ];
 
 /** Entries that run without the condition (besides the browser code and Playwright's e2e/ files). */

@@ -92,6 +92,9 @@ describe("/responses", () => {
 
   it("a server error is logged with its body snippet", async () => {
     const user = await signedIn("acct_responses_5xx");
+    // The catalogue (read for the model's dialect) is cached first, so the fault hits /responses.
+    expect((await user.get("/models")).status).toBe(200);
+    logsBefore = evidence.logs.length;
     h.mock.addFault({ fault: "server_error", accountId: "acct_responses_5xx" });
     expect((await user.post("/responses", responsesBody())).status).toBe(500);
     const lines = newLines();

@@ -3,7 +3,9 @@
  * process inside can see, read and write, checked from inside with a shell, and the probe that
  * makes agent voice fail closed when bwrap is missing.
  */
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer } from "node:net";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -58,6 +60,20 @@ function groupExists(pgid: number): boolean {
 
 const sh = (script: string) => run({ command: "sh", args: ["-c", script] });
 
+/** Pids of the processes in process group `pgid`, from /proc (field 5 of stat). */
+function groupMembers(pgid: number): number[] {
+  return readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((entry) => {
+      try {
+        return Number(readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1]!.split(" ")[2]) === pgid;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
 describe("the bwrap sandbox", () => {
   it("hides the host's files: not the app's folder, not /tmp, not /etc/passwd, not the server's /proc", async () => {
     process.env.LWC_SANDBOX_TEST_MARKER = MARKER;
@@ -65,7 +81,8 @@ describe("the bwrap sandbox", () => {
       const { stdout, code } = await sh(
         [
           `cat ${secretFile} 2>/dev/null || echo no-secret-file`,
-          `ls ${process.cwd()} 2>/dev/null || echo no-app-folder`,
+          // (Its path may exist when the server's node lives inside it, as in this repository's CI: that one file is shown.)
+          `cat ${join(process.cwd(), "package.json")} 2>/dev/null || echo no-app-folder`,
           "ls -A /tmp",
           "ls /etc/passwd 2>/dev/null || echo no-passwd",
           `cat /proc/${process.pid}/environ 2>/dev/null || echo no-server-proc`,
@@ -76,8 +93,10 @@ describe("the bwrap sandbox", () => {
       const lines = stdout.trim().split("\n");
       expect(lines.slice(0, 4)).toEqual(["no-secret-file", "no-app-folder", basename(scratch), "no-passwd"]);
       expect(lines[4]).toBe("no-server-proc");
-      // PID 1 inside is bwrap: its environment is exactly the process's minimal one.
-      expect(lines.slice(5).sort()).toEqual([`HOME=${home}`, "LANG=C.UTF-8", `PATH=${ENV.PATH}`].sort());
+      // PID 1 inside is bwrap: its environment is exactly the process's minimal one, plus the proxy
+      // variables that point at the sandbox's relay.
+      const proxy = ["HTTPS_PROXY", "HTTP_PROXY", "ALL_PROXY", "https_proxy", "http_proxy", "all_proxy"].map((name) => `${name}=http://127.0.0.1:3128`);
+      expect(lines.slice(5).sort()).toEqual([`HOME=${home}`, "LANG=C.UTF-8", `PATH=${ENV.PATH}`, ...proxy].sort());
       expect(stdout).not.toContain(MARKER);
     } finally {
       delete process.env.LWC_SANDBOX_TEST_MARKER;
@@ -97,8 +116,8 @@ describe("the bwrap sandbox", () => {
       ].join("; "),
     );
     const [processes, caps, ...rest] = stdout.trim().split("\n");
-    // bwrap (PID 1), sh, and the ls (or grep) of the pipeline.
-    expect(Number(processes)).toBeLessThanOrEqual(4);
+    // bwrap (PID 1), the egress relay (node), sh, and the ls (or grep) of the pipeline.
+    expect(Number(processes)).toBeLessThanOrEqual(5);
     expect(caps).toMatch(/^CapEff:\s+0+$/);
     expect(rest).toEqual(["root-read-only", "extra-read-only", "usr-read-only", "written", "shown read-only"]);
   });
@@ -137,23 +156,126 @@ describe("the bwrap sandbox", () => {
     }
   });
 
-  it("keeps the network of the host (codex must reach the upstream)", async () => {
-    const { stdout } = await sh("cat /proc/net/dev | grep -c lo:");
-    expect(stdout.trim()).toBe("1");
-  });
-
-  it("ends everything inside with teardown(), also what the command started", async () => {
+  it("ends everything inside with teardown(), also what the command started, and its egress proxy", async () => {
     const handle = sandbox.spawn({ command: "sh", args: ["-c", "sleep 60 & sleep 60"], homeDir: home, cwd: home, env: { ...ENV, HOME: home } });
+    const pgid = handle.process.pid!;
+    const egress = readdirSync(home).filter((name) => name.startsWith("egress-"));
+    expect(egress).toHaveLength(1);
     const exited = new Promise((resolve) => handle.process.once("exit", resolve));
+    // The relay is in the sandbox's process group, as everything inside is (once bwrap has started it).
+    const isRelay = (pid: number) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("relay.cjs");
+      } catch {
+        return false;
+      }
+    };
+    await expect.poll(() => groupMembers(pgid).some(isRelay), { timeout: 10_000 }).toBe(true);
     handle.teardown();
     await exited;
-    // The whole process group (bwrap, its PID 1, sh, both sleeps) goes; the OS has no event for
-    // the last member leaving, so poll with a deadline.
+    // The whole process group (bwrap, its PID 1, the relay, sh, both sleeps) goes; the OS has no
+    // event for the last member leaving, so poll with a deadline.
     const deadline = Date.now() + 5_000;
-    while (groupExists(handle.process.pid!)) {
+    while (groupExists(pgid)) {
       expect(Date.now()).toBeLessThan(deadline);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
+    // The proxy closed with it: its folder (socket and relay) is gone.
+    await expect.poll(() => existsSync(join(home, egress[0]!))).toBe(false);
+  });
+});
+
+describe("its own network", () => {
+  let upstream: Server;
+  let upstreamPort: number;
+  let service: TcpServer;
+  let servicePort: number;
+  let abstractService: TcpServer;
+  const abstractName = `lwc-bwrap-test-${process.pid}-${Date.now()}`;
+  let serviceConnections = 0;
+  const refused: string[] = [];
+  let networked: AgentSandbox;
+
+  beforeAll(async () => {
+    upstream = createServer((request, response) => response.end(`upstream saw ${request.method} ${request.url}`));
+    await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
+    upstreamPort = (upstream.address() as AddressInfo).port;
+    // A loopback service of the host (as Redis would be), and an abstract unix socket.
+    service = createTcpServer((socket) => {
+      serviceConnections += 1;
+      socket.end("+PONG\r\n");
+    });
+    await new Promise<void>((resolve) => service.listen(0, "127.0.0.1", resolve));
+    servicePort = (service.address() as AddressInfo).port;
+    abstractService = createTcpServer(() => undefined);
+    await new Promise<void>((resolve) => abstractService.listen(`\0${abstractName}`, resolve));
+    networked = createBwrapSandbox({ network: { allow: [{ host: "127.0.0.1", port: upstreamPort }], onRefused: (request) => refused.push(request) } });
+    expect(await networked.status()).toEqual({ available: true });
+  });
+
+  afterAll(async () => {
+    upstream.closeAllConnections();
+    await new Promise((resolve) => upstream.close(resolve));
+    await new Promise((resolve) => service.close(resolve));
+    await new Promise((resolve) => abstractService.close(resolve));
+  });
+
+  /** What a node program inside sees of the network, as JSON. */
+  async function probeInside(): Promise<{
+    listening: string[];
+    abstractSockets: string[];
+    interfaces: string[];
+    direct: string;
+    allowed: string;
+    refusedStatus: string;
+  }> {
+    const program = `
+      const fs = require("node:fs"), net = require("node:net"), http = require("node:http");
+      const listening = ["tcp", "tcp6"].flatMap((file) => fs.readFileSync("/proc/net/" + file, "utf8").split("\\n").slice(1)
+        .map((line) => line.trim().split(/\\s+/)).filter((f) => f[3] === "0A").map((f) => f[1]));
+      const abstractSockets = fs.readFileSync("/proc/net/unix", "utf8").split("\\n").filter((l) => l.includes("@")).map((l) => l.trim().split(/\\s+/).pop());
+      const interfaces = fs.readFileSync("/proc/net/dev", "utf8").split("\\n").slice(2).map((l) => l.trim().split(":")[0]).filter(Boolean);
+      const proxy = new URL(process.env.HTTP_PROXY || "http://127.0.0.1:1");
+      const direct = new Promise((resolve) => net.connect(${servicePort}, "127.0.0.1").on("data", (d) => resolve("reached: " + d.toString().trim())).on("error", (e) => resolve(e.code)));
+      const allowed = new Promise((resolve) => http.get({ host: proxy.hostname, port: proxy.port, path: "http://127.0.0.1:${upstreamPort}/models", agent: false },
+        (r) => { let t = ""; r.on("data", (c) => (t += c)); r.on("end", () => resolve(r.statusCode + " " + t)); }).on("error", (e) => resolve(e.code)));
+      const refusedStatus = new Promise((resolve) => http.request({ host: proxy.hostname, port: proxy.port, method: "CONNECT", path: "127.0.0.1:${servicePort}", agent: false })
+        .on("connect", (r, socket) => { socket.destroy(); resolve(String(r.statusCode)); }).on("response", (r) => resolve(String(r.statusCode))).on("error", (e) => resolve(e.code)).end());
+      Promise.all([direct, allowed, refusedStatus]).then(([direct, allowed, refusedStatus]) =>
+        process.stdout.write(JSON.stringify({ listening, abstractSockets, interfaces, direct, allowed, refusedStatus })));
+    `;
+    const { process: child } = networked.spawn({ command: process.execPath, args: ["-e", program], homeDir: home, cwd: home, env: { ...ENV, HOME: home } });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdin.end();
+    const code = await new Promise((resolve) => child.once("close", resolve));
+    expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+    return JSON.parse(stdout);
+  }
+
+  it("shows only its own sockets: /proc/net lists the relay's listener and none of the host's", async () => {
+    const inside = await probeInside();
+    const hex = (port: number) => `0100007F:${port.toString(16).toUpperCase().padStart(4, "0")}`;
+    // Only the relay listens (127.0.0.1:3128); the host's listeners (the upstream, the service) are not there.
+    expect(inside.listening).toEqual([hex(3128)]);
+    expect(inside.abstractSockets).not.toContain(`@${abstractName}`);
+    expect(inside.interfaces).toEqual(["lo"]);
+  });
+
+  it("cannot connect to a loopback service of the host; through the proxy it reaches only the allowed upstream", async () => {
+    refused.length = 0;
+    const inside = await probeInside();
+    expect(inside.direct).toBe("ECONNREFUSED");
+    expect(inside.allowed).toBe("200 upstream saw GET /models");
+    expect(inside.refusedStatus).toBe("403");
+    expect(refused).toEqual([`CONNECT 127.0.0.1:${servicePort}`]);
+    expect(serviceConnections).toBe(0);
+  });
+
+  it("describes the same: its own namespace, and what it may reach", () => {
+    expect(networked.limits("sh", ENV).network).toEqual({ namespace: "own", reachable: [`127.0.0.1:${upstreamPort}`] });
   });
 });
 
@@ -164,6 +286,38 @@ describe("fail closed", () => {
     expect(status).toMatchObject({ available: false, reason: expect.stringContaining("not found") });
     expect(status.available === false && status.fix).toContain("apt-get install bubblewrap");
     expect(() => missing.spawn({ command: "sh", args: [], homeDir: home, cwd: home, env: ENV })).toThrow(/not available/);
+  });
+
+  it("a host that gives no network namespace (here: a bwrap refusing --unshare-net) makes the sandbox unavailable, naming the network namespace", async () => {
+    const noNetwork = join(scratch, "bwrap-without-netns");
+    writeFileSync(
+      noNetwork,
+      `#!/bin/sh\nfor arg in "$@"; do [ "$arg" = --unshare-net ] && { echo "bwrap: Creating new namespace failed: Operation not permitted" >&2; exit 1; }; done\nexec bwrap "$@"\n`,
+      { mode: 0o755 },
+    );
+    const status = await createBwrapSandbox({ bwrapPath: noNetwork }).status();
+    expect(status).toMatchObject({ available: false, reason: expect.stringContaining("Creating new namespace failed") });
+    expect(status.available === false && status.fix).toContain("network namespace of its own");
+  });
+
+  it("a relay that cannot run inside (here: the server's node replaced by an empty file) is unavailable, with the relay's fix", async () => {
+    const empty = join(scratch, "empty-node");
+    writeFileSync(empty, "");
+    const hidingNode = join(scratch, "bwrap-hiding-node");
+    writeFileSync(
+      hidingNode,
+      [
+        `#!${process.execPath}`,
+        "const args = process.argv.slice(2);",
+        `for (let i = 0; i + 2 < args.length; i++) if (args[i] === "--ro-bind" && args[i + 2] === ${JSON.stringify(process.execPath)}) args[i + 1] = ${JSON.stringify(empty)};`,
+        'process.exit(require("node:child_process").spawnSync("bwrap", args, { stdio: "inherit" }).status ?? 1);',
+        "",
+      ].join("\n"),
+      { mode: 0o755 },
+    );
+    const status = await createBwrapSandbox({ bwrapPath: hidingNode }).status();
+    expect(status).toMatchObject({ available: false, reason: expect.stringContaining(process.execPath) });
+    expect(status.available === false && status.fix).toContain("egress relay");
   });
 
   it("a bwrap that cannot build the sandbox (here: an extra path that does not exist) is unavailable too", async () => {

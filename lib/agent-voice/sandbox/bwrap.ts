@@ -7,16 +7,22 @@ import "server-only";
  *   files name resolution and TLS need (SYSTEM_ETC_FILES), the command's own folder or package
  *   and its interpreter (command-files.ts), and the extra paths the operator lists;
  * - writable: the process's private home, nothing else;
- * - its own /proc (only its own processes) and a minimal /dev.
+ * - its own /proc (only its own processes) and a minimal /dev;
+ * - its own network namespace, whose only way out is the server's egress proxy for the allowed
+ *   upstream hosts (sandbox-network.ts).
  *
- * The network is the host's: codex must reach the upstream. bwrap itself is started with the
- * process's own minimal environment (with a new PID namespace bwrap is PID 1 inside, and
- * /proc/1/environ is readable there), and its command line carries paths only, never a secret.
+ * bwrap itself is started with the process's own minimal environment (with a new PID namespace
+ * bwrap is PID 1 inside, and /proc/1/environ is readable there), and its command line carries
+ * paths only, never a secret.
  */
 import { spawn } from "node:child_process";
-import { existsSync, lstatSync, readlinkSync } from "node:fs";
-import { homedir } from "node:os";
+import { existsSync, lstatSync, mkdtempSync, readlinkSync, realpathSync, rmSync } from "node:fs";
+import { homedir, tmpdir } from "node:os";
+import { join } from "node:path";
 import { commandFiles, findExecutable, type VisiblePath } from "./command-files";
+import { formatTarget } from "./egress-allow-list";
+import { RELAY_ERROR_PREFIX } from "./egress-relay-script";
+import { openSandboxNetwork, relayNode, type SandboxNetwork, type SandboxNetworkOptions } from "./sandbox-network";
 import type { AgentSandbox, SandboxLimits, SandboxSpawnRequest, SandboxStatus, SandboxedProcess } from "./types";
 import { groupHandle } from "./process-group";
 
@@ -46,6 +52,8 @@ interface BwrapSandboxOptions {
   readOnlyPaths?: string[];
   /** The bwrap executable. Default `bwrap`, looked up on the server's PATH. */
   bwrapPath?: string;
+  /** What the sandbox's own network lets through (sandbox-network.ts). Default: nothing at all. */
+  network?: SandboxNetworkOptions;
 }
 
 const INSTALL_FIX =
@@ -57,7 +65,13 @@ const NAMESPACES_FIX =
   "sysctl kernel.apparmor_restrict_unprivileged_userns=0). In Docker: run the container with a seccomp profile " +
   "that also allows clone/unshare with namespace flags, mount, pivot_root and setns " +
   "(--security-opt seccomp=<that profile.json>) and --security-opt apparmor=unconfined; never --privileged. " +
+  "The sandbox also needs a network namespace of its own (clone/unshare with CLONE_NEWNET, and its loopback " +
+  "interface brought up inside); a host or profile that forbids only that must allow it too. " +
   "Serverless platforms cannot run it. Or set LWC_AGENT_SANDBOX=off (not recommended: docs/agent-voice.md#the-sandbox).";
+const RELAY_FIX =
+  "The sandbox's first process, the egress relay, runs with the server's own node binary (process.execPath), shown " +
+  "inside as that one file; it needs its shared libraries under the system folders. Run the server with a node " +
+  "installed under /usr (or /usr/local), or set LWC_AGENT_SANDBOX=off (not recommended: docs/agent-voice.md#the-sandbox).";
 
 function isUnder(path: string, folder: string): boolean {
   return path === folder || path.startsWith(`${folder}/`);
@@ -109,14 +123,21 @@ function pathArgs(paths: VisiblePath[]): string[] {
   return paths.filter((path) => !isSystemPath(path.inside)).flatMap((path) => ["--ro-bind", path.host, path.inside]);
 }
 
+/** The node binary the sandbox's egress relay runs with: that one file (sandbox-network.ts). */
+function relayNodePath(): VisiblePath {
+  return { host: realpathSync(/* turbopackIgnore: true */ relayNode()), inside: relayNode() };
+}
+
 /**
- * The whole bwrap argument list. Order matters: mounts apply in order, so /proc and /dev come after
- * every bind (a later bind over / would put the host's /proc back), and the root is made read-only last.
+ * The whole bwrap argument list. Order matters: mounts apply in order, so the network's binds come
+ * after the home's (its folder lies inside it), /proc and /dev after every bind (a later bind over
+ * / would put the host's /proc back), and the root is made read-only last.
  */
 function bwrapArguments(input: {
   visible: VisiblePath[];
   extraReadOnly: string[];
   homeDir?: string;
+  network: Pick<SandboxNetwork, "args" | "command">;
   cwd?: string;
   command: string[];
 }): string[] {
@@ -130,8 +151,10 @@ function bwrapArguments(input: {
     "ALL",
     ...systemArgs(),
     ...pathArgs(input.visible),
+    ...pathArgs([relayNodePath()].filter((node) => !input.visible.some((path) => path.inside === node.inside))),
     ...pathArgs(input.extraReadOnly.map((path) => ({ host: path, inside: path }))),
     ...(input.homeDir ? ["--bind", input.homeDir, input.homeDir] : []),
+    ...input.network.args,
     "--proc",
     "/proc",
     "--dev",
@@ -140,44 +163,58 @@ function bwrapArguments(input: {
     "/",
     ...(input.cwd ? ["--chdir", input.cwd] : []),
     "--",
-    ...input.command,
+    ...input.network.command(input.command),
   ];
 }
 
 export function createBwrapSandbox(options: BwrapSandboxOptions = {}): AgentSandbox {
   const extraReadOnly = options.readOnlyPaths ?? [];
+  const networkOptions: SandboxNetworkOptions = options.network ?? { allow: [] };
   let bwrap: string | undefined;
   let checked: Promise<SandboxStatus> | undefined;
 
-  /** Runs `true` in a sandbox built exactly like the real ones; available only if that exits 0. */
+  /** Runs `true` in a sandbox built exactly like the real ones (its own network and relay included); available only if that exits 0. */
   async function probe(): Promise<SandboxStatus> {
     const found = findExecutable(options.bwrapPath ?? "bwrap", process.env.PATH);
     if (!found) {
       return { available: false, reason: `bwrap was not found (${options.bwrapPath ?? "bwrap on PATH"})`, fix: INSTALL_FIX };
     }
-    const args = bwrapArguments({ visible: [], extraReadOnly, command: ["true"] });
-    const outcome = await new Promise<{ code: number | null; stderr: string; error?: string }>((resolve) => {
-      const env: Record<string, string> = { PATH: "/usr/bin:/bin" };
-      const child = spawn(found, args, { env: env as NodeJS.ProcessEnv, stdio: ["ignore", "ignore", "pipe"] });
-      let stderr = "";
-      child.stderr.setEncoding("utf8");
-      child.stderr.on("data", (chunk: string) => (stderr = (stderr + chunk).slice(-REASON_CHARS)));
-      const timer = setTimeout(() => child.kill("SIGKILL"), PROBE_TIMEOUT_MS);
-      child.once("error", (error) => {
-        clearTimeout(timer);
-        resolve({ code: null, stderr, error: error.message });
+    const scratch = mkdtempSync(join(tmpdir(), "lwc-sandbox-probe-"));
+    let network: SandboxNetwork | undefined;
+    try {
+      network = openSandboxNetwork(scratch, { allow: [] });
+      const args = bwrapArguments({ visible: [], extraReadOnly, network, command: ["true"] });
+      const outcome = await new Promise<{ code: number | null; stderr: string; error?: string }>((resolve) => {
+        const env: Record<string, string> = { PATH: "/usr/bin:/bin" };
+        const child = spawn(found, args, { env: env as NodeJS.ProcessEnv, stdio: ["ignore", "ignore", "pipe"] });
+        let stderr = "";
+        child.stderr.setEncoding("utf8");
+        child.stderr.on("data", (chunk: string) => (stderr = (stderr + chunk).slice(-REASON_CHARS)));
+        const timer = setTimeout(() => child.kill("SIGKILL"), PROBE_TIMEOUT_MS);
+        child.once("error", (error) => {
+          clearTimeout(timer);
+          resolve({ code: null, stderr, error: error.message });
+        });
+        child.once("close", (code) => {
+          clearTimeout(timer);
+          resolve({ code, stderr });
+        });
       });
-      child.once("close", (code) => {
-        clearTimeout(timer);
-        resolve({ code, stderr });
-      });
-    });
-    if (outcome.code === 0) {
-      bwrap = found;
-      return { available: true };
+      if (outcome.code === 0) {
+        bwrap = found;
+        return { available: true };
+      }
+      const reason = (outcome.error ?? outcome.stderr.trim()) || `bwrap exited with code ${outcome.code}`;
+      // The relay's own words, or the loader's or bwrap's about the node binary it runs with.
+      const relayFailed = reason.includes(RELAY_ERROR_PREFIX) || reason.includes(relayNode());
+      return { available: false, reason: reason.slice(0, REASON_CHARS), fix: relayFailed ? RELAY_FIX : NAMESPACES_FIX };
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      return { available: false, reason: reason.slice(0, REASON_CHARS), fix: NAMESPACES_FIX };
+    } finally {
+      await network?.close();
+      rmSync(scratch, { recursive: true, force: true });
     }
-    const reason = (outcome.error ?? outcome.stderr.trim()) || `bwrap exited with code ${outcome.code}`;
-    return { available: false, reason: reason.slice(0, REASON_CHARS), fix: NAMESPACES_FIX };
   }
 
   return {
@@ -190,20 +227,31 @@ export function createBwrapSandbox(options: BwrapSandboxOptions = {}): AgentSand
       if (!bwrap) throw new Error("the bwrap sandbox is not available (status() first)");
       const files = commandFiles(request.command, request.env);
       refuseWideFolders(files.paths);
-      const args = bwrapArguments({
-        visible: files.paths,
-        extraReadOnly,
-        homeDir: request.homeDir,
-        cwd: request.cwd,
-        command: [files.executable, ...request.args],
-      });
-      // bwrap's own environment is the process's: it is PID 1 inside, and its environ is readable there.
-      const child = spawn(bwrap, args, {
-        cwd: request.homeDir,
-        env: request.env as NodeJS.ProcessEnv,
-        stdio: ["pipe", "pipe", "pipe"],
-        detached: true,
-      });
+      const network = openSandboxNetwork(request.homeDir, networkOptions);
+      let child;
+      try {
+        const args = bwrapArguments({
+          visible: files.paths,
+          extraReadOnly,
+          homeDir: request.homeDir,
+          network,
+          cwd: request.cwd,
+          command: [files.executable, ...request.args],
+        });
+        // bwrap's own environment is the process's: it is PID 1 inside, and its environ is readable there.
+        child = spawn(bwrap, args, {
+          cwd: request.homeDir,
+          env: { ...request.env, ...network.env } as NodeJS.ProcessEnv,
+          stdio: ["pipe", "pipe", "pipe"],
+          detached: true,
+        });
+      } catch (error) {
+        void network.close();
+        throw error;
+      }
+      // bwrap ends only when everything inside has ended (its PID 1 takes the namespace with it).
+      child.once("exit", () => void network.close());
+      child.once("error", () => void network.close());
       return groupHandle(child);
     },
     limits(command, env): SandboxLimits {
@@ -212,9 +260,15 @@ export function createBwrapSandbox(options: BwrapSandboxOptions = {}): AgentSand
         ...SYSTEM_FOLDERS.filter((folder) => existsSync(/* turbopackIgnore: true */ folder)),
         ...SYSTEM_ETC_FILES.filter((path) => existsSync(/* turbopackIgnore: true */ path)),
         ...files.paths.filter((path) => !isSystemPath(path.inside)).map((path) => path.inside),
+        ...(isSystemPath(relayNode()) || files.paths.some((path) => path.inside === relayNode()) ? [] : [relayNode()]),
         ...extraReadOnly,
       ];
-      return { readOnly, writable: ["the process's private home"], hostProcesses: "hidden", network: "host" };
+      return {
+        readOnly,
+        writable: ["the process's private home"],
+        hostProcesses: "hidden",
+        network: { namespace: "own", reachable: networkOptions.allow.map(formatTarget) },
+      };
     },
   };
 }

@@ -4,7 +4,10 @@ import "server-only";
  * a name (`bwrap`, the default, or `off`) or a ready AgentSandbox (another backend, or a bwrap one
  * with its own options).
  */
+import { LOG_PREFIX, type Logger } from "@/lib/logger";
 import { createBwrapSandbox } from "./bwrap";
+import { parseAllowEntry, uniqueTargets } from "./egress-allow-list";
+import type { SandboxNetworkOptions } from "./sandbox-network";
 import type { AgentSandbox, AgentSandboxName } from "./types";
 import { createUnsandboxed } from "./unsandboxed";
 
@@ -12,7 +15,30 @@ export type { AgentSandbox, AgentSandboxName, SandboxStatus, SandboxLimits, Sand
 export { createBwrapSandbox } from "./bwrap";
 export { createUnsandboxed } from "./unsandboxed";
 
-export function resolveAgentSandbox(choice: AgentSandboxName | AgentSandbox | undefined, readOnlyPaths: string[] = []): AgentSandbox {
+/**
+ * What the sandbox's network lets through: `allowHosts` (URLs or `host:port`, the handler's
+ * resolved `sandboxAllowHosts`), and a log line for every request its egress proxy refuses.
+ */
+export function sandboxNetworkOptions(allowHosts: readonly string[], logger?: Logger): SandboxNetworkOptions {
+  return {
+    allow: uniqueTargets(allowHosts.map(parseAllowEntry)),
+    ...(logger
+      ? {
+          onRefused: (request: string) =>
+            logger.warn(
+              `${LOG_PREFIX} agent voice: the sandbox refused codex's ${request}: not one of the upstream hosts ` +
+                "(LWC_AGENT_SANDBOX_ALLOW_HOSTS adds one; docs/agent-voice.md#its-own-network)",
+            ),
+        }
+      : {}),
+  };
+}
+
+export function resolveAgentSandbox(
+  choice: AgentSandboxName | AgentSandbox | undefined,
+  readOnlyPaths: string[] = [],
+  network?: SandboxNetworkOptions,
+): AgentSandbox {
   if (typeof choice === "object") return choice;
-  return (choice ?? "bwrap") === "off" ? createUnsandboxed() : createBwrapSandbox({ readOnlyPaths });
+  return (choice ?? "bwrap") === "off" ? createUnsandboxed() : createBwrapSandbox({ readOnlyPaths, ...(network ? { network } : {}) });
 }

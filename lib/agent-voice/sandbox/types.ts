@@ -46,8 +46,11 @@ export interface SandboxLimits {
   writable: string[];
   /** Other processes of the host visible to it. */
   hostProcesses: "hidden" | "visible";
-  /** The network: the host's (it must reach the upstream). */
-  network: "host";
+  /**
+   * The network: the host's (unsandboxed), or a namespace of its own whose only way out is the
+   * server's egress proxy to the `host:port`s in `reachable`.
+   */
+  network: { namespace: "host" } | { namespace: "own"; reachable: string[] };
 }
 
 export interface AgentSandbox {

@@ -24,7 +24,7 @@ export function createUnsandboxed(): AgentSandbox {
     },
     limits(command, env) {
       const executable = findExecutable(command, env.PATH) ?? command;
-      return { readOnly: ["everything the server's user can read", executable], writable: ["everything the server's user can write"], hostProcesses: "visible", network: "host" };
+      return { readOnly: ["everything the server's user can read", executable], writable: ["everything the server's user can write"], hostProcesses: "visible", network: { namespace: "host" } };
     },
   };
 }

@@ -55,8 +55,8 @@ export function createAppServerRoutes(
   // One body limit for every realtime route (LWC_REALTIME_MAX_REQUEST_BYTES).
   const { maxRequestBytes } = options.realtime;
   // The sandbox every codex process runs in (bwrap unless configured off), shared with the bridge.
-  const sandbox: Promise<AgentSandbox> = import("@/lib/agent-voice/sandbox").then(({ resolveAgentSandbox }) =>
-    resolveAgentSandbox(appServer.sandbox, appServer.sandboxReadOnlyPaths),
+  const sandbox: Promise<AgentSandbox> = import("@/lib/agent-voice/sandbox").then(({ resolveAgentSandbox, sandboxNetworkOptions }) =>
+    resolveAgentSandbox(appServer.sandbox, appServer.sandboxReadOnlyPaths, sandboxNetworkOptions(appServer.sandboxAllowHosts ?? [], options.logger)),
   );
   const liveSessions: Promise<LiveSessions> = Promise.all([import("@/lib/agent-voice/live-sessions"), sandbox]).then(
     ([{ createLiveSessions }, resolved]) =>

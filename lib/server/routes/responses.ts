@@ -4,11 +4,14 @@ import { readBoundedText } from "@/lib/upstream/http";
 import { isProviderAuthError, isRefreshTokenInvalid } from "@/lib/upstream/errors";
 import {
   hasWebSearchTool,
+  isResponsesLiteRejection,
   isServiceTierRejection,
   normalizeResponsesBody,
   postResponses,
+  toResponsesLite,
   withoutServiceTier,
 } from "@/lib/upstream/responses";
+import type { ModelInfo } from "@/lib/upstream/types";
 import { isSiwcRefusal } from "@/lib/upstream/siwc-errors";
 import { prepareSiwcResponsesBody } from "@/lib/upstream/siwc-responses";
 import { cachedAccountModels, modelsCacheKey, type AccountModelsCache } from "../account-models";
@@ -19,6 +22,7 @@ import { errorResponse, rateLimitedResponse } from "../json";
 import { responsesInputTexts } from "../input-texts";
 import { describeErrorForLog, LOG_PREFIX, type Logger } from "@/lib/logger";
 import { readResponsesBody } from "../responses-body";
+import { createResponsesDialect, LITE_REFUSAL_MEMORY_MS } from "../responses-dialect";
 import { readProxyHeaders, SERVICE_TIER_FALLBACK_HEADER } from "../responses-headers";
 import type { RouteHandler } from "../router";
 import { isAuthenticated, type AuthenticatedRecord, type LoadedSession } from "../session-record";
@@ -75,10 +79,11 @@ function isAbort(error: unknown): boolean {
  * session image generation (403 `not_available_with_siwc`), the fields its backend refuses (400
  * `unsupported_field`) and plan usage again on the record a refresh near expiry leaves (403); allowed
  * model (403), per-session rate limit (429); then refresh if near expiry. A SIWC session then goes
- * to its own API (./siwc-proxy.ts, no retries). Otherwise normalise, and
+ * to its own API (./siwc-proxy.ts, no retries). Otherwise normalise, put the body in the "responses
+ * lite" dialect when the model's catalogue entry asks for it (./responses-dialect.ts), and
  * stream the upstream reply through unbuffered (`stream: true`) or answer it as one JSON object
  * (`stream` absent or false). Upstream 401 → one forced refresh and retry; a rejected service tier →
- * one retry without it.
+ * one retry without it; a refused lite shape → one retry in the plain shape, remembered for the model.
  */
 export function createResponsesRoute(
   ctx: ServerContext,
@@ -87,6 +92,7 @@ export function createResponsesRoute(
   history?: HistoryStore,
 ): RouteHandler {
   const { options } = ctx;
+  const dialect = createResponsesDialect(options.now);
 
   /**
    * The person's own instructions below the server's (docs/history.md), when history is on. Read
@@ -102,10 +108,23 @@ export function createResponsesRoute(
     }
   }
 
-  async function isModelAllowed(session: LoadedSession<AuthenticatedRecord>, model: string): Promise<boolean> {
-    if (options.allowedModels) return options.allowedModels.has(model);
-    // The cached list itself, not a list of its slugs made again for every request.
-    return (await cachedAccountModels(ctx, manager, cache, session)).some((listed) => listed.slug === model);
+  /**
+   * The model's catalogue entry when the account lists it (undefined: not listed). With an
+   * allow-list the model is allowed by it alone: `allowed` answers, and the entry is read for the
+   * dialect only, when the catalogue can be had.
+   */
+  async function modelEntry(session: LoadedSession<AuthenticatedRecord>, model: string): Promise<{ allowed: boolean; entry?: ModelInfo }> {
+    const find = (models: ModelInfo[]) => models.find((listed) => listed.slug === model);
+    if (!options.allowedModels) {
+      const entry = find(await cachedAccountModels(ctx, manager, cache, session));
+      return { allowed: entry !== undefined, entry };
+    }
+    if (!options.allowedModels.has(model)) return { allowed: false };
+    try {
+      return { allowed: true, entry: find(await cachedAccountModels(ctx, manager, cache, session)) };
+    } catch {
+      return { allowed: true };
+    }
   }
 
   return async (request) => {
@@ -151,8 +170,11 @@ export function createResponsesRoute(
       if ("response" in gate) return gate.response;
     }
 
+    let entry: ModelInfo | undefined;
     try {
-      if (!(await isModelAllowed(current, model))) return errorResponse(403, "model_not_allowed", { model });
+      const listed = await modelEntry(current, model);
+      if (!listed.allowed) return errorResponse(403, "model_not_allowed", { model });
+      entry = listed.entry;
     } catch (error) {
       return preflightFailure(error);
     }
@@ -191,16 +213,21 @@ export function createResponsesRoute(
       instructionsMode: options.instructionsMode,
     });
     const normalized = await withPersonsOwn(await withEffortForModel(asked, () => cachedAccountModels(ctx, manager, cache, session)), record);
-    const post = (tokens: AuthenticatedRecord, payload: Record<string, unknown>) =>
-      postResponses(
+    // What goes upstream: each retry below turns one of these off, once.
+    let lite = dialect.speaksLite(entry, normalized);
+    let withTier = "service_tier" in normalized;
+    const post = (tokens: AuthenticatedRecord) => {
+      const shaped = lite ? toResponsesLite(normalized) : normalized;
+      return postResponses(
         options.upstream,
         { accessToken: tokens.tokens.accessToken, accountId: tokens.account.accountId },
-        payload,
-        { signal: request.signal },
+        withTier ? shaped : withoutServiceTier(shaped),
+        { signal: request.signal, lite },
       );
+    };
 
     try {
-      let upstream = await post(record, normalized);
+      let upstream = await post(record);
       if (upstream.status === 401) {
         await upstream.body?.cancel().catch(() => undefined);
         try {
@@ -208,17 +235,30 @@ export function createResponsesRoute(
         } catch (error) {
           return preflightFailure(error);
         }
-        upstream = await post(record, normalized);
+        upstream = await post(record);
       }
 
-      let fellBack = false;
-      if (upstream.status === 400 && "service_tier" in normalized) {
+      let tierFellBack = false;
+      let liteRefused = false;
+      while (upstream.status === 400 && (withTier || lite)) {
         const text = await readBoundedText(upstream);
-        if (!isServiceTierRejection(upstream.status, text)) {
+        if (withTier && isServiceTierRejection(upstream.status, text)) {
+          withTier = false;
+          tierFellBack = true;
+        } else if (lite && isResponsesLiteRejection(upstream.status, text)) {
+          lite = false;
+          liteRefused = true;
+        } else {
           return upstreamFailureResponse(options.logger, upstream, text, responsesInputTexts(body.body));
         }
-        upstream = await post(record, withoutServiceTier(normalized));
-        fellBack = true;
+        upstream = await post(record);
+      }
+      if (liteRefused && upstream.ok) {
+        dialect.rememberRefusal(model);
+        options.logger.warn(
+          `${LOG_PREFIX} upstream refused the responses lite dialect for ${model} and took the plain one; ` +
+            `this instance sends ${model} the plain shape for the next ${LITE_REFUSAL_MEMORY_MS / 60_000} minutes`,
+        );
       }
       if (!upstream.ok) {
         const text = await readBoundedText(upstream);
@@ -233,7 +273,7 @@ export function createResponsesRoute(
       // and nosniff are set once, by the handler's finish, on this reply as on every other.)
       const replyHeaders = pickUsageHeaders(upstream.headers);
       replyHeaders["content-type"] = upstream.headers.get("content-type")!;
-      if (fellBack) replyHeaders[SERVICE_TIER_FALLBACK_HEADER] = "auto";
+      if (tierFellBack) replyHeaders[SERVICE_TIER_FALLBACK_HEADER] = "auto";
       // Piped as it arrives: no buffering, and a client abort cancels the upstream request.
       const stream = upstream.body ? guardUpstreamStream(upstream.body, options.logger, request.signal, options.maxStreamMs || undefined) : null;
       if (body.body.stream !== true) return await oneJsonReply(stream, request.signal, replyHeaders, options.logger);
