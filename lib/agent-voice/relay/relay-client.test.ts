@@ -47,7 +47,11 @@ function open(options: Omit<Parameters<typeof openRelayChannel>[0], "onLine" | "
     ...options,
     onLine(line) {
       lines.push(line);
-      for (const waiter of [...waiters]) if (lines.length >= waiter.count) waiters.splice(waiters.indexOf(waiter), 1) && waiter.resolve();
+      for (const waiter of [...waiters]) {
+        if (lines.length < waiter.count) continue;
+        waiters.splice(waiters.indexOf(waiter), 1);
+        waiter.resolve();
+      }
     },
   });
   channels.push(channel);
