@@ -38,6 +38,8 @@ interface StartOptions {
   abandonAfterMs?: number;
   bufferBytes?: number;
   env?: Record<string, string>;
+  /** The relay's (and so codex's) working folder. */
+  cwd?: string;
 }
 
 export async function startRelayProcess(options: StartOptions): Promise<RelayProcess> {
@@ -58,6 +60,7 @@ export async function startRelayProcess(options: StartOptions): Promise<RelayPro
     options.command,
   );
   const child = spawn(node!, args, {
+    ...(options.cwd ? { cwd: options.cwd } : {}),
     env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...options.env } as unknown as NodeJS.ProcessEnv,
     stdio: ["ignore", "pipe", "pipe"],
   });
