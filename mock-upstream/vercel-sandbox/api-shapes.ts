@@ -6,7 +6,7 @@ import { policyAnswer } from "./network-policy";
 import type { Vm, VmCommand } from "./vm";
 import { VM_CWD } from "./vm";
 
-export const REGION = "iad1";
+const REGION = "iad1";
 const MEMORY_PER_VCPU_MB = 2048;
 
 export type SessionStatus = "pending" | "running" | "stopping" | "stopped" | "failed" | "aborted" | "snapshotting";

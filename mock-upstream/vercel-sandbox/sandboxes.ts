@@ -45,7 +45,7 @@ interface SandboxesOptions {
   snapshotsFolder: string;
 }
 
-export interface CreateFailure {
+interface CreateFailure {
   status: number;
   times: number;
   retryAfter?: number;

@@ -19,8 +19,8 @@ import { ApiError, createSandboxes, type Sandboxes } from "./sandboxes";
 import { VM_CWD } from "./vm";
 import { extractFiles, hostPath, VmPathError } from "./vm-files";
 
-export const FAKE_VERCEL_TOKEN = "fake-vercel-token";
-export const FAKE_VERCEL_TEAM_ID = "team_fake";
+const FAKE_VERCEL_TOKEN = "fake-vercel-token";
+const FAKE_VERCEL_TEAM_ID = "team_fake";
 export const FAKE_VERCEL_PROJECT_ID = "prj_fake";
 const MAX_BODY_BYTES = 64 * 1024 * 1024;
 

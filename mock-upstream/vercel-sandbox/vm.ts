@@ -33,7 +33,7 @@ const CONTROL_INSIDE = "/run/fake-vm";
 const VM_INIT = join(import.meta.dirname, "vm-init.mjs");
 const READY_TIMEOUT_MS = 15_000;
 
-export interface VmCommandRequest {
+interface VmCommandRequest {
   command: string;
   args: string[];
   env: Record<string, string>;

@@ -6,7 +6,7 @@
 import { openRelayChannel, type RelayChannel } from "@/lib/agent-voice/relay/relay-client";
 import type { RelayAddress } from "@/lib/agent-voice/relay/relay-http";
 
-export interface RelayMessage {
+interface RelayMessage {
   seq: number;
   id?: number | string;
   method?: string;

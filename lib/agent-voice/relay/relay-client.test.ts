@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { connect, createServer, type AddressInfo, type Server, type Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { ECHO_CHILD, processAlive, startRelayProcess, waitUntil, type RelayProcess } from "@/test-support/session-relay-process";
-import { openRelayChannel, readRelayLines, type RelayChannel, type RelayLine } from "./relay-client";
+import { openRelayChannel, readRelayLines, RelayError, type RelayChannel, type RelayLine } from "./relay-client";
 import { newRelayToken } from "./relay-token";
 import { MAX_RELAY_LINE_BYTES } from "./session-relay-script";
 
@@ -259,7 +259,9 @@ describe("a relay channel", () => {
     expect(await client.channel.ended).toMatchObject({ reason: "unreachable" });
     const gone = openRelayChannel({ address: relay.address, token, reconnectForMs: 300, onLine: () => undefined });
     channels.push(gone);
-    await expect(gone.send(echo("nobody"))).rejects.toMatchObject({ code: "unreachable" });
+    const failed = await gone.send(echo("nobody")).catch((error: unknown) => error);
+    expect(failed).toBeInstanceOf(RelayError);
+    expect(failed).toMatchObject({ code: "unreachable" });
   });
 
   it("an attach from a seq no longer buffered ends the channel (lines_evicted)", async () => {

@@ -23,7 +23,7 @@ export interface RelayLine {
 }
 
 /** Why a channel ended. */
-export type RelayEnd =
+type RelayEnd =
   | { reason: "detached" }
   /** codex ended; `why` is the relay's word for it: exited, closed, abandoned, line_too_long, signal. */
   | { reason: "exited"; why: string; code: number | null; signal: string | null }

@@ -9,7 +9,7 @@ import { ECHO_CHILD, processAlive, startRelayProcess, waitUntil, type RelayProce
 import { readRelayLines } from "./relay-client";
 import type { RelayAddress } from "./relay-http";
 import { newRelayToken } from "./relay-token";
-import { MAX_RELAY_LINE_BYTES } from "./session-relay-script";
+import { MAX_RELAY_LINE_BYTES, SESSION_RELAY_ERROR_PREFIX } from "./session-relay-script";
 
 const relays: RelayProcess[] = [];
 let token: string;
@@ -262,7 +262,7 @@ describe("the session relay", () => {
   });
 
   it("does not start without a token hash, an address or a command (exit 70, one line saying why)", async () => {
-    await expect(startRelayProcess({ command: [], tokenSha256: newRelayToken().sha256 })).rejects.toThrow(/\(70\).*lwc-session-relay: the command to run comes after --/);
+    await expect(startRelayProcess({ command: [], tokenSha256: newRelayToken().sha256 })).rejects.toThrow(`(70) before it listened: ${SESSION_RELAY_ERROR_PREFIX} the command to run comes after --`);
     await expect(startRelayProcess({ command: ["true"], tokenSha256: "short" })).rejects.toThrow(/\(70\).*--token-sha256/);
     await expect(startRelayProcess({ command: ["/nonexistent/codex"], tokenSha256: newRelayToken().sha256 })).rejects.toThrow(/\(70\).*cannot start the command: ENOENT/);
   });
