@@ -21,6 +21,8 @@ mkdir -p "$CONTAINER_CACHE_DIR" "$PODMAN_RUNROOT"
 exec 9>"$CONTAINER_CACHE_DIR/run.lock"
 flock 9
 
+started=$SECONDS
+since="$(date --iso-8601=seconds)"
 # The process group of the step running now (build or vitest), ended by its id if the run is cut short.
 step_group=""
 
@@ -40,7 +42,38 @@ remove_everything() {
   # The build's unnamed stages; the base image is tagged and stays.
   "${PODMAN[@]}" image prune --force >/dev/null 2>&1 || true
 }
-trap 'status=$?; trap - EXIT; remove_everything; exit $status' EXIT
+
+# Nothing is left in this storage, and no process of any container the run made (conmon,
+# runc, the container's own processes: each names or runs in its container's id), of a build step
+# (its root is in the storage) or of podman on it.
+prove_nothing_left() {
+  local left proc line id mounts
+  local -a made stray=()
+  left="$("${PODMAN[@]}" ps --all --external --quiet)"
+  mapfile -t made < <("${PODMAN[@]}" events --stream=false --since "$since" --filter type=container --filter event=create --format '{{.ID}}')
+  for proc in /proc/[0-9]*; do
+    line="$(tr '\0' ' ' 2>/dev/null <"$proc/cmdline"; cat "$proc/cgroup" 2>/dev/null; readlink "$proc/root" 2>/dev/null)" || continue
+    case "$line" in *"$PODMAN_ROOT"* | *"$PODMAN_RUNROOT"*) stray+=("${proc#/proc/}") ; continue ;; esac
+    for id in "${made[@]}"; do
+      case "$line" in *"$id"*) stray+=("${proc#/proc/}"); break ;; esac
+    done
+  done
+  mounts="$(grep -c -F "$PODMAN_ROOT" /proc/self/mountinfo || true)"
+  if [ -n "$left" ] || [ ${#stray[@]} -gt 0 ] || [ "$mounts" != 0 ]; then
+    echo "test:container left behind: containers [$left], processes [${stray[*]}], mounts under the storage: $mounts" >&2
+    return 1
+  fi
+  echo "No container, podman or conmon process and no mount left (containers made and removed: ${#made[@]})."
+}
+
+on_exit() {
+  local status=$?
+  trap - EXIT
+  remove_everything
+  prove_nothing_left || status=1
+  exit "$status"
+}
+trap on_exit EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
@@ -54,8 +87,6 @@ run_step() {
   return "$status"
 }
 
-started=$SECONDS
-since="$(date --iso-8601=seconds)"
 base="$(bash scripts/container/base-image.sh)"
 
 echo "Building the Dockerfile with podman (NODE_IMAGE=$base)…"
@@ -68,27 +99,5 @@ echo "Image built in $((SECONDS - build_started)) s: $APP_IMAGE, $((bytes / 1000
 
 vitest_status=0
 CONTAINER_TEST_IMAGE="$APP_IMAGE" run_step npx vitest run --project container || vitest_status=$?
-
-remove_everything
-
-# The proof: nothing left in this storage, and no process of any container the run made (conmon,
-# runc, the container's own processes: each names or runs in its container's id) or of podman on it.
-left="$("${PODMAN[@]}" ps --all --external --quiet)"
-mapfile -t made < <("${PODMAN[@]}" events --stream=false --since "$since" --filter type=container --filter event=create --format '{{.ID}}')
-stray=()
-for proc in /proc/[0-9]*; do
-  [ "${proc#/proc/}" = "$$" ] && continue
-  line="$(tr '\0' ' ' 2>/dev/null <"$proc/cmdline"; cat "$proc/cgroup" 2>/dev/null)" || continue
-  case "$line" in *"$PODMAN_ROOT"* | *"$PODMAN_RUNROOT"*) stray+=("${proc#/proc/}") ; continue ;; esac
-  for id in "${made[@]}"; do
-    case "$line" in *"$id"*) stray+=("${proc#/proc/}"); break ;; esac
-  done
-done
-mounts="$(grep -c -F "$PODMAN_ROOT" /proc/self/mountinfo || true)"
-if [ -n "$left" ] || [ ${#stray[@]} -gt 0 ] || [ "$mounts" != 0 ]; then
-  echo "test:container left behind: containers [$left], processes [${stray[*]}], mounts under the storage: $mounts" >&2
-  exit 1
-fi
-echo "No container, podman or conmon process and no mount left (${#made[@]} containers made and removed)."
 echo "test:container took $((SECONDS - started)) s."
-exit "$vitest_status"
+exit "$vitest_status"  # the EXIT trap removes everything and proves it
