@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs the system programs the test suite runs for real: Redis (shared store tests),
-# Chromium (Playwright), bubblewrap (the sandbox every agent-voice codex process runs in) and the
-# codex executable (scripts/ensure-codex.sh). Debian packages only; Playwright's own browser download
-# does not work offline and is never used.
+# Chromium (Playwright), bubblewrap (the sandbox every agent-voice codex process runs in), podman,
+# runc and debootstrap (the container check) and the codex executable (scripts/ensure-codex.sh).
+# Debian packages only; Playwright's own browser download does not work offline and is never used.
 set -euo pipefail
 
 # The pinned codex executable (agent voice, real-binary tests), into a cache folder, not via apt.
@@ -15,6 +15,10 @@ command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 command -v strace >/dev/null 2>&1 || missing+=(strace)
 # Agent voice runs each codex process inside bubblewrap (LWC_AGENT_SANDBOX=bwrap, the default).
 command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
+# npm run test:container builds the Dockerfile with podman (run by runc) on a base image made by debootstrap.
+command -v podman >/dev/null 2>&1 || missing+=(podman)
+command -v runc >/dev/null 2>&1 || missing+=(runc)
+[ -x /usr/sbin/debootstrap ] || missing+=(debootstrap)
 
 if [ ${#missing[@]} -eq 0 ]; then
   exit 0
