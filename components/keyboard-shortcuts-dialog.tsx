@@ -2,8 +2,8 @@
 
 import { useEffect, useRef, useState } from "react";
 import { isMacPlatform, shortcutList } from "@/lib/client/keyboard-shortcuts";
-import { ghostButton } from "./button-styles";
-import { XIcon } from "./icons";
+import { ghostButton } from "./ui/button-styles";
+import { XIcon } from "./ui/icons";
 
 interface KeyboardShortcutsDialogProps {
   open: boolean;

@@ -1,0 +1,66 @@
+"use client";
+
+import { useRef } from "react";
+import { DownloadIcon, UploadIcon } from "./conversation-icons";
+import { XIcon } from "../ui/icons";
+import type { FileNotice } from "./use-conversation-files";
+
+interface ConversationFileToolsProps {
+  onExportAll: () => void;
+  onImport: (file: File) => void;
+  notice: FileNotice | null;
+  onDismissNotice: () => void;
+  /** False while there is nothing to export. */
+  canExport: boolean;
+}
+
+const toolButton =
+  "inline-flex h-8 flex-1 items-center justify-center gap-1.5 rounded-lg text-[13px] text-muted-foreground hover:bg-muted hover:text-foreground focus-visible:outline-2 focus-visible:outline-ring disabled:cursor-not-allowed disabled:opacity-50";
+
+/** Export all (one JSON backup) and Import (a backup or one conversation), under the conversation list. */
+export function ConversationFileTools({ onExportAll, onImport, notice, onDismissNotice, canExport }: ConversationFileToolsProps) {
+  const inputRef = useRef<HTMLInputElement>(null);
+  return (
+    <div className="border-t border-border px-2 py-1.5">
+      <div className="flex gap-1">
+        <button type="button" data-testid="export-all-button" onClick={onExportAll} disabled={!canExport} className={toolButton}>
+          <DownloadIcon className="size-3.5" />
+          Export all
+        </button>
+        <button type="button" data-testid="import-button" onClick={() => inputRef.current?.click()} className={toolButton}>
+          <UploadIcon className="size-3.5" />
+          Import
+        </button>
+        <input
+          ref={inputRef}
+          type="file"
+          accept=".json,application/json"
+          hidden
+          data-testid="import-input"
+          aria-label="Import conversations from a file"
+          onChange={(event) => {
+            const file = event.target.files?.[0];
+            // Cleared, so picking the same file again is a new change.
+            event.target.value = "";
+            if (file) onImport(file);
+          }}
+        />
+      </div>
+      {notice?.kind === "status" && (
+        <p role="status" data-testid="import-status" className="px-2 py-1 text-[12px] leading-4 text-muted-foreground">
+          {notice.text}
+        </p>
+      )}
+      {notice?.kind === "error" && (
+        <div role="alert" className="mt-1 flex items-start gap-1 rounded-lg bg-destructive-soft px-2 py-1.5 text-[12px] leading-4 text-foreground">
+          <p data-testid="import-error" className="flex-1">
+            {notice.text}
+          </p>
+          <button type="button" onClick={onDismissNotice} aria-label="Dismiss" className="rounded p-0.5 text-muted-foreground hover:text-foreground focus-visible:outline-2 focus-visible:outline-ring">
+            <XIcon className="size-3.5" />
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}
