@@ -17,7 +17,6 @@ const NOT_YET_SPLIT = [
   "components/chat-workspace.tsx ChatWorkspace",
   "components/chat/conversation-view.tsx ConversationView",
   "components/conversations/use-conversations.ts useConversations",
-  "lib/client/use-provider-session.ts useProviderSession",
 ];
 
 const withoutLine = (where: string) => where.replace(/:\d+ /, " ");
