@@ -3,6 +3,7 @@
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState, useSyncExternalStore, type Ref } from "react";
 import type { ChatErrorInfo } from "@/lib/client/chat-error";
 import type { ChatUIMessage } from "@/lib/client/chat-turns";
+import { createConversationInbox } from "@/lib/client/conversation-inbox";
 import { createProviderProxy } from "@/lib/client/provider-proxy";
 import { ProxyChatTransport } from "@/lib/client/proxy-chat-transport";
 import { emptyResponseMetadata } from "@/lib/client/response-metadata-store";
@@ -12,6 +13,7 @@ import { ghostButton } from "./ui/button-styles";
 import { ConversationDrawer } from "./conversations/conversation-drawer";
 import { ConversationFileTools } from "./conversations/conversation-file-tools";
 import { ConversationList } from "./conversations/conversation-list";
+import { ChatSetupProvider, type ChatSetup } from "./chat/chat-context";
 import { ConversationView } from "./chat/conversation-view";
 import { FallbackNotice } from "./chat/fallback-notice";
 import { FastToggle } from "./chat/fast-toggle";
@@ -26,7 +28,6 @@ import { UndoToasts } from "./conversations/undo-toasts";
 import { useChatSettings } from "./chat/use-chat-settings";
 import { useConversationFiles } from "./conversations/use-conversation-files";
 import { useConversations } from "./conversations/use-conversations";
-import type { MessageHighlight } from "./chat/use-message-highlight";
 import { KeyboardShortcutsDialog } from "./keyboard-shortcuts-dialog";
 import { useKeyboardShortcuts } from "./use-keyboard-shortcuts";
 import { useModelList } from "./chat/use-model-list";
@@ -115,10 +116,8 @@ export function ChatWorkspace({
   const callSettings = useMemo(() => (chatOff ? null : current && searchOn ? { ...current, webSearch: true } : current), [chatOff, current, searchOn]);
   const [voiceOpen, setVoiceOpen] = useState(false);
   const [searchOpen, setSearchOpen] = useState(false);
-  // The message a search result opened, to scroll to and mark.
-  const [highlight, setHighlight] = useState<(MessageHighlight & { conversationId: string }) | undefined>();
-  // A finished voice call's transcript, handed to the open conversation (key: one hand-over each).
-  const [voiceTranscript, setVoiceTranscript] = useState<{ key: number; messages: ChatUIMessage[] }>();
+  // Commands for the open conversation: a search result's message to show, a voice call's transcript.
+  const [inbox] = useState(createConversationInbox);
 
   const showFallback = Boolean(metadata.serviceTierFallback) && metadata.replyCount !== dismissedFallbackReply;
   // One source of truth for the reset time: while the latest turn failed on the usage limit, the
@@ -153,16 +152,17 @@ export function ChatWorkspace({
   const newChat = useCallback(
     (carried?: ChatUIMessage[], draft?: string) => {
       startNew(carried, draft);
-      setHighlight(undefined);
+      inbox.clear();
       setLatestFailure(undefined);
       setDrawerOpen(false);
       provider.responseMetadata.clearFallback();
     },
-    [provider, startNew],
+    [inbox, provider, startNew],
   );
   const openConversation = (id: string) => {
     open(id);
-    setHighlight(undefined);
+    inbox.clear();
+    inbox.post(id, { type: "show-message", messageId: null });
     setDrawerOpen(false);
   };
 
@@ -174,7 +174,8 @@ export function ChatWorkspace({
   const openSearchResult = (conversationId: string, messageId: string | null) => {
     setSearchOpen(false);
     open(conversationId);
-    setHighlight(messageId ? { conversationId, messageId, key: Date.now() } : undefined);
+    inbox.clear();
+    inbox.post(conversationId, { type: "show-message", messageId });
   };
 
   /** The conversation list: the sidebar on wide screens, the drawer on narrow ones. */
@@ -262,6 +263,22 @@ export function ChatWorkspace({
     </>
   );
 
+  const setup: ChatSetup = {
+    transport,
+    callSettings,
+    model: { imagesAllowed: settings.imagesAccepted, name: modelList.models.find((model) => model.slug === settings.model)?.displayName ?? settings.model },
+    imageMode: !siwc && imageMode,
+    onImageModeUsed: () => setImageMode(false),
+    picturesAvailable: !siwc,
+    footnote: siwc ? SIWC_LIMITS_NOTE : undefined,
+    placeholder,
+    persistence: conversations.persistence,
+    inbox,
+    onLatestFailureChange: onLatestFailure,
+    onNewChatWith: newChat,
+    onSignInAgain,
+  };
+
   const active = conversations.active;
   return (
     <div className="flex h-dvh flex-col">
@@ -301,30 +318,9 @@ export function ChatWorkspace({
             Chat
           </h1>
           {active ? (
-            <ConversationView
-              key={active.id}
-              conversationId={active.id}
-              initialMessages={active.messages}
-              initialDraft={active.draft}
-              transport={transport}
-              callSettings={callSettings}
-              imagesAllowed={settings.imagesAccepted}
-              modelName={modelList.models.find((model) => model.slug === settings.model)?.displayName ?? settings.model}
-              imageMode={!siwc && imageMode}
-              picturesAvailable={!siwc}
-              footnote={siwc ? SIWC_LIMITS_NOTE : undefined}
-              onImageModeUsed={() => setImageMode(false)}
-              placeholder={placeholder}
-              controls={controls}
-              notices={notices}
-              onMessagesSettled={conversations.saveMessages}
-              onDraftChange={conversations.saveDraft}
-              onLatestFailureChange={onLatestFailure}
-              onNewChatWith={newChat}
-              onSignInAgain={onSignInAgain}
-              appendedMessages={voiceTranscript}
-              highlight={highlight?.conversationId === active.id ? highlight : undefined}
-            />
+            <ChatSetupProvider value={setup}>
+              <ConversationView key={active.id} conversation={active} controls={controls} notices={notices} />
+            </ChatSetupProvider>
           ) : (
             <div role="status" className="flex flex-1 items-center justify-center text-sm text-muted-foreground">
               Loading conversations…
@@ -351,12 +347,9 @@ export function ChatWorkspace({
       {voiceOpen && !siwc && (
         <VoiceDialog
           onClose={() => setVoiceOpen(false)}
-          onTranscript={(lines, actions) =>
-            setVoiceTranscript((previous) => ({
-              key: (previous?.key ?? 0) + 1,
-              messages: transcriptToMessages(lines, String(Date.now()), actions),
-            }))
-          }
+          onTranscript={(lines, actions) => {
+            if (active) inbox.post(active.id, { type: "append", messages: transcriptToMessages(lines, String(Date.now()), actions) });
+          }}
           onSignInAgain={onSignInAgain}
         />
       )}

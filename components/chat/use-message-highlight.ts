@@ -2,10 +2,9 @@
 
 import { useEffect, type RefObject } from "react";
 
-/** Asks a conversation to show one of its messages (a search result); a new `key` asks again. */
+/** Asks a conversation to show one of its messages (a search result); each new object asks again. */
 export interface MessageHighlight {
   messageId: string;
-  key: number;
 }
 
 // Input that means the person is taking over: stop holding the message in view.

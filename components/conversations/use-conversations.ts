@@ -1,6 +1,6 @@
 "use client";
 
-import { useCallback, useEffect, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { textOf, type ChatUIMessage } from "@/lib/client/chat-turns";
 import { messagesAfterReload } from "@/lib/client/interrupted-answers";
 import type { ExportedConversation } from "@/lib/client/conversation-export";
@@ -12,6 +12,7 @@ import {
   type ConversationStore,
   type ConversationSummary,
 } from "@/lib/client/conversation-store";
+import type { ConversationPersistence } from "@/lib/client/conversation-saver";
 import { clearAppStorage, readStored, removeStored, writeStored } from "@/lib/client/local-preferences";
 
 /** The conversation on screen. `saved` is false for a new chat until its first message. */
@@ -47,9 +48,8 @@ export interface Conversations {
   persistent: boolean;
   open(id: string): void;
   startNew(carried?: ChatUIMessage[], draft?: string): void;
-  /** Keeps the open conversation's messages; with `conversationId`, only while that one is still open. */
-  saveMessages(messages: ChatUIMessage[], conversationId?: string): void;
-  saveDraft(text: string): void;
+  /** Keeps the open conversation's messages and draft (ConversationView saves through it). */
+  persistence: ConversationPersistence;
   rename(id: string, title: string): void;
   /** Takes the conversation off the list and deletes it when the Undo window has passed. */
   remove(id: string): void;
@@ -156,11 +156,11 @@ export function useConversations(accountId: string): Conversations {
   }, [load]);
 
   const saveMessages = useCallback(
-    (messages: ChatUIMessage[], conversationId?: string) => {
+    (conversationId: string, messages: ChatUIMessage[]) => {
       const current = storeRef.current;
       const conversation = activeRef.current;
       // A save that arrives after another conversation was opened must not land in that one.
-      if (!current || !conversation || (conversationId !== undefined && conversation.id !== conversationId)) return;
+      if (!current || !conversation || conversation.id !== conversationId) return;
       const now = Date.now();
       const meta = metaRef.current ?? { createdAt: now, title: titleFor(messages), titleEdited: false };
       const title = meta.titleEdited ? meta.title : titleFor(messages);
@@ -185,9 +185,9 @@ export function useConversations(accountId: string): Conversations {
   );
 
   const saveDraft = useCallback(
-    (text: string) => {
+    (conversationId: string, text: string) => {
       const conversation = activeRef.current;
-      if (!conversation) return;
+      if (!conversation || conversation.id !== conversationId) return;
       void storeRef.current?.setDraft(accountId, conversation.saved ? conversation.id : NEW_CHAT_DRAFT, text);
     },
     [accountId],
@@ -206,9 +206,10 @@ export function useConversations(accountId: string): Conversations {
     (carried: ChatUIMessage[] = [], draft = "") => {
       removeStored(openPointerKey(accountId));
       showInUrl(null, "push");
-      show({ id: crypto.randomUUID(), messages: carried, draft, saved: false }, null);
+      const id = crypto.randomUUID();
+      show({ id, messages: carried, draft, saved: false }, null);
       // A chat that starts with carried messages is worth keeping at once.
-      if (carried.length > 0) saveMessages(carried);
+      if (carried.length > 0) saveMessages(id, carried);
     },
     [accountId, saveMessages, show],
   );
@@ -292,6 +293,8 @@ export function useConversations(accountId: string): Conversations {
     [accountId, refreshList, undoRemove],
   );
 
+  const persistence = useMemo<ConversationPersistence>(() => ({ saveMessages, saveDraft }), [saveMessages, saveDraft]);
+
   const forgetThisDevice = useCallback(async () => {
     await storeRef.current?.forgetAccount(accountId);
     clearAppStorage();
@@ -304,8 +307,7 @@ export function useConversations(accountId: string): Conversations {
     persistent,
     open,
     startNew,
-    saveMessages,
-    saveDraft,
+    persistence,
     rename,
     remove,
     undoRemove,
