@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useLayoutEffect, useRef } from "react";
-import type { PendingDeletion } from "./use-conversations";
+import type { PendingDeletion } from "./use-pending-deletions";
 
 interface UndoToastsProps {
   deletions: PendingDeletion[];

@@ -1,19 +1,15 @@
 "use client";
 
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { textOf, type ChatUIMessage } from "@/lib/client/chat-turns";
+import type { ChatUIMessage } from "@/lib/client/chat-turns";
 import { messagesAfterReload } from "@/lib/client/interrupted-answers";
 import type { ExportedConversation } from "@/lib/client/conversation-export";
-import {
-  NEW_CHAT_DRAFT,
-  openConversationStore,
-  titleFromText,
-  type Conversation,
-  type ConversationStore,
-  type ConversationSummary,
-} from "@/lib/client/conversation-store";
 import type { ConversationPersistence } from "@/lib/client/conversation-saver";
+import { NEW_CHAT_DRAFT, type Conversation, type ConversationSummary } from "@/lib/client/conversation-store";
 import { clearAppStorage, readStored, removeStored, writeStored } from "@/lib/client/local-preferences";
+import { addressShowing, conversationIdIn, metaForSave, openPointerKey, type ConversationMeta } from "@/lib/client/open-conversation";
+import { useConversationList } from "./use-conversation-list";
+import { usePendingDeletions, type PendingDeletion } from "./use-pending-deletions";
 
 /** The conversation on screen. `saved` is false for a new chat until its first message. */
 interface ActiveConversation {
@@ -22,21 +18,6 @@ interface ActiveConversation {
   draft: string;
   saved: boolean;
 }
-
-interface ConversationMeta {
-  createdAt: number;
-  title: string;
-  titleEdited: boolean;
-}
-
-/** A conversation deleted from the list but still kept until its Undo window ends. */
-export interface PendingDeletion {
-  id: string;
-  title: string;
-}
-
-/** How long a deleted conversation can be taken back; it stays in the browser until then (a reload keeps it). */
-const UNDO_WINDOW_MS = 10_000;
 
 export interface Conversations {
   /** Null until the store has been read. */
@@ -63,29 +44,12 @@ export interface Conversations {
   forgetThisDevice(): Promise<void>;
 }
 
-const URL_PARAM = "c";
-
-function openPointerKey(accountId: string): string {
-  return `lwc:open-conversation:${accountId}`;
-}
-
-function conversationIdInUrl(): string | null {
-  return new URLSearchParams(window.location.search).get(URL_PARAM);
-}
-
-/** `/?c=<id>` for a saved conversation, the bare page for a new chat; other query parameters stay. */
+/** Shows the conversation in the address bar (a new chat: none); `push` makes it a step Back returns from. */
 function showInUrl(id: string | null, mode: "push" | "replace"): void {
-  const url = new URL(window.location.href);
-  if (id) url.searchParams.set(URL_PARAM, id);
-  else url.searchParams.delete(URL_PARAM);
-  if (url.href === window.location.href) return;
-  if (mode === "push") window.history.pushState(null, "", url);
-  else window.history.replaceState(null, "", url);
-}
-
-function titleFor(messages: ChatUIMessage[]): string {
-  const first = messages.find((message) => message.role === "user");
-  return titleFromText(first ? textOf(first) : "");
+  const href = addressShowing(window.location.href, id);
+  if (href === window.location.href) return;
+  if (mode === "push") window.history.pushState(null, "", href);
+  else window.history.replaceState(null, "", href);
 }
 
 /**
@@ -93,25 +57,17 @@ function titleFor(messages: ChatUIMessage[]): string {
  * last), the list for the sidebar, and keeping messages and drafts as they change.
  */
 export function useConversations(accountId: string): Conversations {
-  const [store, setStore] = useState<ConversationStore | null>(null);
-  const [persistent, setPersistent] = useState(true);
-  const [list, setList] = useState<ConversationSummary[]>([]);
+  const { store, storeRef, persistent, list, refreshList } = useConversationList(accountId);
   const [active, setActive] = useState<ActiveConversation | null>(null);
-  // Callbacks read these, so their identity never changes with the data (ConversationView's effects depend on them).
+  // Callbacks read these, so their identity never changes with the data (the open conversation's saver depends on them).
   const activeRef = useRef<ActiveConversation | null>(null);
   const metaRef = useRef<ConversationMeta | null>(null);
-  const storeRef = useRef<ConversationStore | null>(null);
 
   const show = useCallback((next: ActiveConversation, meta: ConversationMeta | null) => {
     activeRef.current = next;
     metaRef.current = meta;
     setActive(next);
   }, []);
-
-  const refreshList = useCallback(async () => {
-    const current = storeRef.current;
-    if (current) setList(await current.list(accountId));
-  }, [accountId]);
 
   const load = useCallback(
     async (id: string | null) => {
@@ -130,27 +86,17 @@ export function useConversations(accountId: string): Conversations {
         showInUrl(null, "replace");
       }
     },
-    [accountId, show],
+    [accountId, show, storeRef],
   );
 
+  // Once the store is open: the conversation the address names, else the one open last.
   useEffect(() => {
-    let cancelled = false;
-    void openConversationStore(() => setPersistent(false)).then(async (opened) => {
-      if (cancelled) return;
-      storeRef.current = opened;
-      setStore(opened);
-      setPersistent(opened.persistent);
-      await load(conversationIdInUrl() ?? readStored(openPointerKey(accountId)));
-      await refreshList();
-    });
-    return () => {
-      cancelled = true;
-    };
-  }, [accountId, load, refreshList]);
+    if (store) void load(conversationIdIn(window.location.search) ?? readStored(openPointerKey(accountId)));
+  }, [store, accountId, load]);
 
   // Back and forward move between conversations too.
   useEffect(() => {
-    const onPopState = () => void load(conversationIdInUrl());
+    const onPopState = () => void load(conversationIdIn(window.location.search));
     window.addEventListener("popstate", onPopState);
     return () => window.removeEventListener("popstate", onPopState);
   }, [load]);
@@ -162,16 +108,15 @@ export function useConversations(accountId: string): Conversations {
       // A save that arrives after another conversation was opened must not land in that one.
       if (!current || !conversation || conversation.id !== conversationId) return;
       const now = Date.now();
-      const meta = metaRef.current ?? { createdAt: now, title: titleFor(messages), titleEdited: false };
-      const title = meta.titleEdited ? meta.title : titleFor(messages);
-      metaRef.current = { ...meta, title };
+      const meta = metaForSave(metaRef.current, messages, now);
+      metaRef.current = meta;
       const firstSave = !conversation.saved;
       if (firstSave) {
         activeRef.current = { ...conversation, saved: true };
         setActive((shown) => (shown?.id === conversation.id ? { ...shown, saved: true } : shown));
       }
       void current
-        .save({ id: conversation.id, accountId, title, titleEdited: meta.titleEdited, createdAt: meta.createdAt, updatedAt: now, messages })
+        .save({ id: conversation.id, accountId, ...meta, updatedAt: now, messages })
         .then(async () => {
           if (firstSave) {
             await current.setDraft(accountId, NEW_CHAT_DRAFT, "");
@@ -181,7 +126,7 @@ export function useConversations(accountId: string): Conversations {
           await refreshList();
         });
     },
-    [accountId, refreshList],
+    [accountId, refreshList, storeRef],
   );
 
   const saveDraft = useCallback(
@@ -190,7 +135,7 @@ export function useConversations(accountId: string): Conversations {
       if (!conversation || conversation.id !== conversationId) return;
       void storeRef.current?.setDraft(accountId, conversation.saved ? conversation.id : NEW_CHAT_DRAFT, text);
     },
-    [accountId],
+    [accountId, storeRef],
   );
 
   const open = useCallback(
@@ -221,61 +166,31 @@ export function useConversations(accountId: string): Conversations {
       if (activeRef.current?.id === id && metaRef.current) metaRef.current = { ...metaRef.current, title: trimmed, titleEdited: true };
       void storeRef.current?.rename(accountId, id, trimmed).then(refreshList);
     },
-    [accountId, refreshList],
+    [accountId, refreshList, storeRef],
   );
 
   const listRef = useRef(list);
   useEffect(() => {
     listRef.current = list;
   }, [list]);
-  const [pendingDeletions, setPendingDeletions] = useState<PendingDeletion[]>([]);
-  const deletionTimersRef = useRef(new Map<string, ReturnType<typeof setTimeout>>());
+  const deleteNow = useCallback(async (id: string) => storeRef.current?.remove(accountId, id), [accountId, storeRef]);
+  const deletions = usePendingDeletions(deleteNow, refreshList);
+  const { start: startDeletion, undo: undoRemove, isPending } = deletions;
 
   const remove = useCallback(
     (id: string) => {
-      const timers = deletionTimersRef.current;
-      if (timers.has(id)) return;
       const title = listRef.current.find((conversation) => conversation.id === id)?.title ?? "Conversation";
-      timers.set(
-        id,
-        setTimeout(() => {
-          timers.delete(id);
-          setPendingDeletions((current) => current.filter((pending) => pending.id !== id));
-          void storeRef.current?.remove(accountId, id).then(refreshList);
-        }, UNDO_WINDOW_MS),
-      );
-      setPendingDeletions((current) => [...current, { id, title }]);
-      if (activeRef.current?.id === id) startNew();
+      if (startDeletion(id, title) && activeRef.current?.id === id) startNew();
     },
-    [accountId, refreshList, startNew],
+    [startDeletion, startNew],
   );
-
-  const undoRemove = useCallback((id: string) => {
-    const timer = deletionTimersRef.current.get(id);
-    if (timer === undefined) return;
-    clearTimeout(timer);
-    deletionTimersRef.current.delete(id);
-    setPendingDeletions((current) => current.filter((pending) => pending.id !== id));
-  }, []);
-
-  // Leaving the chat (signing out, another account) carries out the deletions still waiting.
-  useEffect(() => {
-    const timers = deletionTimersRef.current;
-    return () => {
-      for (const [id, timer] of timers) {
-        clearTimeout(timer);
-        void storeRef.current?.remove(accountId, id);
-      }
-      timers.clear();
-    };
-  }, [accountId]);
 
   const readAll = useCallback(async () => {
     const all = (await storeRef.current?.all(accountId)) ?? [];
-    return all.filter((conversation) => !deletionTimersRef.current.has(conversation.id));
-  }, [accountId]);
+    return all.filter((conversation) => !isPending(conversation.id));
+  }, [accountId, isPending, storeRef]);
 
-  const read = useCallback(async (id: string) => storeRef.current?.get(accountId, id), [accountId]);
+  const read = useCallback(async (id: string) => storeRef.current?.get(accountId, id), [accountId, storeRef]);
 
   const addConversations = useCallback(
     async (incoming: ExportedConversation[]) => {
@@ -290,7 +205,7 @@ export function useConversations(accountId: string): Conversations {
       await refreshList();
       return added.length;
     },
-    [accountId, refreshList, undoRemove],
+    [accountId, refreshList, undoRemove, storeRef],
   );
 
   const persistence = useMemo<ConversationPersistence>(() => ({ saveMessages, saveDraft }), [saveMessages, saveDraft]);
@@ -298,8 +213,9 @@ export function useConversations(accountId: string): Conversations {
   const forgetThisDevice = useCallback(async () => {
     await storeRef.current?.forgetAccount(accountId);
     clearAppStorage();
-  }, [accountId]);
+  }, [accountId, storeRef]);
 
+  const pendingDeletions = deletions.pending;
   return {
     active: store ? active : null,
     list: pendingDeletions.length === 0 ? list : list.filter((conversation) => !pendingDeletions.some((pending) => pending.id === conversation.id)),
