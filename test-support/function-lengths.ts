@@ -31,9 +31,9 @@ function nameOf(node: ts.FunctionLikeDeclaration): string {
   return "anonymous function";
 }
 
-/** The functions in `file` (repo-relative) longer than `maxLines`. */
-function longFunctionsIn(file: string, maxLines: number): LongFunction[] {
-  const source = ts.createSourceFile(file, readFileSync(join(projectRoot, file), "utf8"), ts.ScriptTarget.Latest, true);
+/** The functions in `text` (the source of `file`) longer than `maxLines`. */
+export function longFunctionsInText(file: string, text: string, maxLines: number): LongFunction[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith(".tsx") ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
   const found: LongFunction[] = [];
   const visit = (node: ts.Node) => {
     if (ts.isFunctionLike(node) && "body" in node && node.body !== undefined) {
@@ -50,5 +50,5 @@ function longFunctionsIn(file: string, maxLines: number): LongFunction[] {
 
 /** The functions longer than `maxLines` in the source files under `folder`, tests included. */
 export function longFunctions(folder: string, maxLines: number): LongFunction[] {
-  return sourceFiles(folder).flatMap((file) => longFunctionsIn(file, maxLines));
+  return sourceFiles(folder).flatMap((file) => longFunctionsInText(file, readFileSync(join(projectRoot, file), "utf8"), maxLines));
 }

@@ -17,7 +17,7 @@ const STORAGE_KEYS = {
   fast: "lwc:fast",
 } as const;
 
-interface ChatSettings {
+export interface ChatSettings {
   /** The chosen model, or "" while the list is loading or has no usable model. */
   model: string;
   /** The effort that will be sent: the preferred one, clamped to what the chosen model accepts. */

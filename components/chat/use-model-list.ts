@@ -17,7 +17,7 @@ function describeModelsFailure(error: ProviderProxyError): string {
   return `Couldn't load your models (${error.code}).`;
 }
 
-interface ModelList {
+export interface ModelList {
   /** The account's models with what the UI needs about each (names, efforts, tiers, inputs). */
   models: ModelDetails[];
   status: "loading" | "ready" | "error";
