@@ -1,9 +1,10 @@
 "use client";
 
-import { useRef, type ClipboardEvent, type DragEvent, type KeyboardEvent, type MouseEvent, type RefObject } from "react";
+import { type ClipboardEvent, type DragEvent, type KeyboardEvent, type MouseEvent, type RefObject } from "react";
 import { enterSendsMessage } from "@/lib/client/composer-keys";
 import { IMAGE_LIMITS } from "@/lib/client/image-attachments";
 import { iconButton } from "../ui/button-styles";
+import { FilePicker } from "../ui/file-picker";
 import { AttachDocumentButton, ComposerDocuments, type DocumentChip } from "./document-chips";
 import { ArrowUpIcon, ImageIcon, StopIcon, XIcon } from "../ui/icons";
 
@@ -62,7 +63,6 @@ export function ChatComposer({
   readingDocuments,
   onRemoveDocument,
 }: ChatComposerProps) {
-  const fileInputRef = useRef<HTMLInputElement>(null);
   // Not while a document is still being read: its text would be left out.
   const sendable =
     canSend && !streaming && readingDocuments.length === 0 && (text.trim().length > 0 || attachments.length > 0 || documents.length > 0);
@@ -166,29 +166,18 @@ export function ChatComposer({
         <div className="flex min-w-0 flex-wrap items-center gap-0.5">
           {imagesAllowed && (
             <>
-              <input
-                ref={fileInputRef}
-                type="file"
-                data-testid="attach-input"
+              <FilePicker
                 accept={IMAGE_LIMITS.acceptedTypes.join(",")}
                 multiple
-                hidden
-                onChange={(event) => {
-                  const files = Array.from(event.target.files ?? []);
-                  event.target.value = "";
-                  if (files.length > 0) onAddFiles(files);
-                }}
-              />
-              <button
-                type="button"
+                onFiles={onAddFiles}
+                inputTestId="attach-input"
                 data-testid="attach-button"
-                onClick={() => fileInputRef.current?.click()}
                 aria-label="Attach images"
                 title="Attach images (or paste or drop them here)"
                 className={`${iconButton} size-8 shrink-0`}
               >
                 <ImageIcon className="size-4" />
-              </button>
+              </FilePicker>
             </>
           )}
           <AttachDocumentButton onAddFiles={onAddFiles} />

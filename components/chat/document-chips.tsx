@@ -1,8 +1,8 @@
 "use client";
 
-import { useRef } from "react";
 import { documentDetail, type AttachedDocument } from "@/lib/client/document-attachments";
 import { iconButton } from "../ui/button-styles";
+import { FilePicker } from "../ui/file-picker";
 import { Icon, XIcon, type IconProps } from "../ui/icons";
 import { WaitingIndicator } from "../ui/waiting-indicator";
 
@@ -84,32 +84,18 @@ export function MessageDocuments({ documents }: { documents: AttachedDocument[] 
 
 /** The paperclip: attach text files and PDFs (any model reads their text). */
 export function AttachDocumentButton({ onAddFiles }: { onAddFiles: (files: File[]) => void }) {
-  const inputRef = useRef<HTMLInputElement>(null);
   return (
-    <>
-      <input
-        ref={inputRef}
-        type="file"
-        data-testid="attach-document-input"
-        accept=".pdf,application/pdf,.txt,.md,.markdown,.csv,.tsv,.json,.xml,.yaml,.yml,.html,.css,.js,.jsx,.ts,.tsx,.py,.rb,.go,.rs,.java,.kt,.c,.h,.cpp,.cs,.php,.swift,.sh,.sql,text/*"
-        multiple
-        hidden
-        onChange={(event) => {
-          const files = Array.from(event.target.files ?? []);
-          event.target.value = "";
-          if (files.length > 0) onAddFiles(files);
-        }}
-      />
-      <button
-        type="button"
-        data-testid="attach-document-button"
-        onClick={() => inputRef.current?.click()}
-        aria-label="Attach documents"
-        title="Attach text files or PDFs (or drop them here)"
-        className={`${iconButton} size-8 shrink-0`}
-      >
-        <PaperclipIcon className="size-4" />
-      </button>
-    </>
+    <FilePicker
+      accept=".pdf,application/pdf,.txt,.md,.markdown,.csv,.tsv,.json,.xml,.yaml,.yml,.html,.css,.js,.jsx,.ts,.tsx,.py,.rb,.go,.rs,.java,.kt,.c,.h,.cpp,.cs,.php,.swift,.sh,.sql,text/*"
+      multiple
+      onFiles={onAddFiles}
+      inputTestId="attach-document-input"
+      data-testid="attach-document-button"
+      aria-label="Attach documents"
+      title="Attach text files or PDFs (or drop them here)"
+      className={`${iconButton} size-8 shrink-0`}
+    >
+      <PaperclipIcon className="size-4" />
+    </FilePicker>
   );
 }

@@ -1,24 +1,16 @@
 "use client";
 
-import { useEffect, useRef } from "react";
 import { primaryButton } from "../ui/button-styles";
+import { ModalDialog } from "../ui/modal-dialog";
 
 /**
  * The one-time notice after the first sign-in with ChatGPT plan usage (OpenAI's UI guidelines):
  * shown while the server says it is due; "Got it" (or Escape) dismisses it for good.
  */
 export function PlanNoticeDialog({ open, onDismiss }: { open: boolean; onDismiss: () => void }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
-
   return (
-    <dialog
-      ref={ref}
+    <ModalDialog
+      open={open}
       data-testid="plan-notice"
       aria-labelledby="plan-notice-title"
       aria-describedby="plan-notice-text"
@@ -37,6 +29,6 @@ export function PlanNoticeDialog({ open, onDismiss }: { open: boolean; onDismiss
       <button type="button" data-testid="plan-notice-dismiss" onClick={onDismiss} autoFocus className={`${primaryButton} mt-4 h-10 w-full text-sm`}>
         Got it
       </button>
-    </dialog>
+    </ModalDialog>
   );
 }

@@ -1,7 +1,7 @@
 "use client";
 
-import { useRef } from "react";
 import { DownloadIcon, UploadIcon } from "./conversation-icons";
+import { FilePicker } from "../ui/file-picker";
 import { XIcon } from "../ui/icons";
 import type { FileNotice } from "./use-conversation-files";
 
@@ -19,7 +19,6 @@ const toolButton =
 
 /** Export all (one JSON backup) and Import (a backup or one conversation), under the conversation list. */
 export function ConversationFileTools({ onExportAll, onImport, notice, onDismissNotice, canExport }: ConversationFileToolsProps) {
-  const inputRef = useRef<HTMLInputElement>(null);
   return (
     <div className="border-t border-border px-2 py-1.5">
       <div className="flex gap-1">
@@ -27,24 +26,17 @@ export function ConversationFileTools({ onExportAll, onImport, notice, onDismiss
           <DownloadIcon className="size-3.5" />
           Export all
         </button>
-        <button type="button" data-testid="import-button" onClick={() => inputRef.current?.click()} className={toolButton}>
+        <FilePicker
+          accept=".json,application/json"
+          onFiles={([file]) => onImport(file!)}
+          inputTestId="import-input"
+          inputLabel="Import conversations from a file"
+          data-testid="import-button"
+          className={toolButton}
+        >
           <UploadIcon className="size-3.5" />
           Import
-        </button>
-        <input
-          ref={inputRef}
-          type="file"
-          accept=".json,application/json"
-          hidden
-          data-testid="import-input"
-          aria-label="Import conversations from a file"
-          onChange={(event) => {
-            const file = event.target.files?.[0];
-            // Cleared, so picking the same file again is a new change.
-            event.target.value = "";
-            if (file) onImport(file);
-          }}
-        />
+        </FilePicker>
       </div>
       {notice?.kind === "status" && (
         <p role="status" data-testid="import-status" className="px-2 py-1 text-[12px] leading-4 text-muted-foreground">

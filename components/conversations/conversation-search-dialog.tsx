@@ -3,6 +3,7 @@
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from "react";
 import { ConversationSearchIndex, type TextSegment } from "@/lib/client/conversation-search";
 import type { Conversation } from "@/lib/client/conversation-store";
+import { ModalDialog } from "../ui/modal-dialog";
 import { SearchIcon } from "./conversation-icons";
 
 interface ConversationSearchDialogProps {
@@ -48,18 +49,6 @@ export default function ConversationSearchDialog({ accountId, loadConversations,
   const [query, setQuery] = useState("");
   const [activeIndex, setActiveIndex] = useState(-1);
   const listId = useId();
-
-  // Modal while open; closing gives the focus back to where it was (the message box after Ctrl+K).
-  useEffect(() => {
-    const dialog = dialogRef.current;
-    const previous = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    if (dialog && !dialog.open) dialog.showModal();
-    inputRef.current?.focus();
-    return () => {
-      dialog?.close();
-      if (previous?.isConnected) previous.focus();
-    };
-  }, []);
 
   useEffect(() => {
     let cancelled = false;
@@ -115,8 +104,11 @@ export default function ConversationSearchDialog({ accountId, loadConversations,
           : `${hits.length} conversation${hits.length === 1 ? "" : "s"} found.`;
 
   return (
-    <dialog
-      ref={dialogRef}
+    // Closing gives the focus back to where it was (the message box after Ctrl+K).
+    <ModalDialog
+      dialogRef={dialogRef}
+      initialFocus={inputRef}
+      restoreFocus
       data-testid="search-dialog"
       aria-label="Search conversations"
       onCancel={(event) => {
@@ -180,6 +172,6 @@ export default function ConversationSearchDialog({ accountId, loadConversations,
           </li>
         ))}
       </ul>
-    </dialog>
+    </ModalDialog>
   );
 }

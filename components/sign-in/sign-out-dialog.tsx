@@ -1,7 +1,7 @@
 "use client";
 
-import { useEffect, useRef } from "react";
 import { ghostButton, primaryButton, secondaryButton } from "../ui/button-styles";
+import { ModalDialog } from "../ui/modal-dialog";
 
 interface SignOutDialogProps {
   open: boolean;
@@ -13,17 +13,9 @@ interface SignOutDialogProps {
 
 /** Asks whether to keep this device's conversations when signing out. */
 export function SignOutDialog({ open, onCancel, onSignOut, onSignOutAndForget }: SignOutDialogProps) {
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
-
   return (
-    <dialog
-      ref={ref}
+    <ModalDialog
+      open={open}
       data-testid="sign-out-dialog"
       aria-labelledby="sign-out-title"
       onCancel={onCancel}
@@ -47,6 +39,6 @@ export function SignOutDialog({ open, onCancel, onSignOut, onSignOutAndForget }:
           Cancel
         </button>
       </div>
-    </dialog>
+    </ModalDialog>
   );
 }

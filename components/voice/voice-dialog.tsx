@@ -8,6 +8,7 @@ import type { TranscriptLine } from "@/lib/client/realtime-transcript";
 import { iconButton, primaryButton } from "../ui/button-styles";
 import { AgentPanel } from "./agent-panel";
 import { XIcon } from "../ui/icons";
+import { ModalDialog } from "../ui/modal-dialog";
 import { useAgentSession } from "./use-agent-session";
 import { useVoiceCall } from "./use-voice-call";
 import { VoiceControls } from "./voice-controls";
@@ -61,13 +62,6 @@ export function VoiceDialog({ onClose, onTranscript, onSignInAgain }: VoiceDialo
     if (call.phase === "ended" || call.phase === "failed") stopAgent();
   }, [call.phase, stopAgent]);
 
-  useEffect(() => {
-    const dialog = dialogRef.current;
-    if (dialog && !dialog.open) dialog.showModal();
-    // The dialog opens with focus on the one thing to do (React's autoFocus runs before showModal).
-    startRef.current?.focus();
-  }, []);
-
   const start = () => {
     actionsRef.current = [];
     void (agentMode
@@ -76,8 +70,10 @@ export function VoiceDialog({ onClose, onTranscript, onSignInAgain }: VoiceDialo
   };
 
   return (
-    <dialog
-      ref={dialogRef}
+    // The dialog opens with the focus on the one thing to do.
+    <ModalDialog
+      dialogRef={dialogRef}
+      initialFocus={startRef}
       aria-labelledby="voice-title"
       data-testid="voice-dialog"
       onClose={() => {
@@ -162,6 +158,6 @@ export function VoiceDialog({ onClose, onTranscript, onSignInAgain }: VoiceDialo
           )
         )}
       </div>
-    </dialog>
+    </ModalDialog>
   );
 }
