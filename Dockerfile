@@ -21,9 +21,15 @@ ARG LWC_BASE_PATH=
 ARG LWC_API_BASE_PATH=
 ENV NEXT_TELEMETRY_DISABLED=1 LWC_BASE_PATH=${LWC_BASE_PATH} LWC_API_BASE_PATH=${LWC_API_BASE_PATH}
 COPY . .
+# After the build: only production dependencies (next names the dev dependency @playwright/test as an
+# optional peer, so npm's prune keeps it and what it pulls in: removed by hand), no build cache, no
+# source maps (Node reads them only under --enable-source-maps, which next start does not pass) and
+# none of lib's test files (the image copies lib for next.config.ts).
 RUN npm run build \
   && npm prune --omit=dev --no-audit --no-fund \
-  && rm -rf .next/cache
+  && rm -rf node_modules/@playwright node_modules/playwright node_modules/playwright-core .next/cache \
+  && find node_modules .next -name '*.map' -delete \
+  && find lib -name '*.test.ts' -delete
 
 # 3. The codex executable agent voice runs, at the version the app sends (lib/upstream/client-version.json).
 FROM ${NODE_IMAGE} AS codex
@@ -38,6 +44,7 @@ FROM ${NODE_IMAGE} AS runtime
 # process; the server then ends each codex process itself (lib/server/shutdown.ts).
 RUN apt-get update \
   && apt-get install -y --no-install-recommends bubblewrap tini ca-certificates \
+  && apt-get clean \
   && rm -rf /var/lib/apt/lists/*
 ARG LWC_BASE_PATH=
 ENV NODE_ENV=production \

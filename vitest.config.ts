@@ -43,6 +43,18 @@ export default defineConfig({
           testTimeout: 60_000,
         },
       },
+      {
+        extends: true,
+        test: {
+          // The image the Dockerfile builds, run with podman: only through `npm run test:container`
+          // (scripts/container/test.sh builds the image first and removes every container after).
+          name: "container",
+          include: ["tests/container/**/*.test.ts"],
+          fileParallelism: false,
+          testTimeout: 120_000,
+          hookTimeout: 120_000,
+        },
+      },
     ],
   },
 });

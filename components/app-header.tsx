@@ -1,10 +1,10 @@
 import type { SessionUser } from "@/lib/client/session-state";
 import type { UsageSnapshot } from "@/lib/client/usage-headers";
-import { BrandMark } from "./brand-mark";
-import { ghostButton } from "./button-styles";
-import { MenuIcon, PlusIcon, SignOutIcon } from "./icons";
-import { ThemeSelect } from "./theme-select";
-import { UsageMeter } from "./usage-meter";
+import { BrandMark } from "./ui/brand-mark";
+import { ghostButton } from "./ui/button-styles";
+import { MenuIcon, PlusIcon, SignOutIcon } from "./ui/icons";
+import { ThemeSelect } from "./ui/theme-select";
+import { UsageMeter } from "./chat/usage-meter";
 
 interface AppHeaderProps {
   user: SessionUser;

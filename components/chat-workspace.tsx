@@ -1,48 +1,32 @@
 "use client";
 
-import { lazy, Suspense, useCallback, useEffect, useMemo, useState, useSyncExternalStore, type Ref } from "react";
-import type { ChatErrorInfo } from "@/lib/client/chat-error";
+import { lazy, Suspense, useCallback, useState, type Ref } from "react";
 import type { ChatUIMessage } from "@/lib/client/chat-turns";
-import { createProviderProxy } from "@/lib/client/provider-proxy";
-import { ProxyChatTransport } from "@/lib/client/proxy-chat-transport";
-import { emptyResponseMetadata } from "@/lib/client/response-metadata-store";
+import { createConversationInbox } from "@/lib/client/conversation-inbox";
+import { transcriptToMessages } from "@/lib/client/realtime-chat-messages";
 import type { SessionUser, SiwcSessionInfo } from "@/lib/client/session-state";
 import { AppHeader } from "./app-header";
-import { ghostButton } from "./button-styles";
-import { ConversationDrawer } from "./conversation-drawer";
-import { ConversationFileTools } from "./conversation-file-tools";
-import { ConversationList } from "./conversation-list";
-import { ConversationView } from "./conversation-view";
-import { FallbackNotice } from "./fallback-notice";
-import { FastToggle } from "./fast-toggle";
-import { ImageModeToggle } from "./image-mode-toggle";
-import { WebSearchToggle } from "./web-search-toggle";
-import { ModelPicker } from "./model-picker";
-import { PlanNoticeDialog } from "./plan-notice-dialog";
-import { PlanUsageIndicator, PlanUsageOff } from "./plan-usage";
-import { ReasoningEffortSelect } from "./reasoning-effort-select";
-import { SignOutDialog } from "./sign-out-dialog";
-import { UndoToasts } from "./undo-toasts";
-import { useChatSettings } from "./use-chat-settings";
-import { useConversationFiles } from "./use-conversation-files";
-import { useConversations } from "./use-conversations";
-import type { MessageHighlight } from "./use-message-highlight";
+import { ChatArea } from "./chat/chat-area";
+import { PlanNoticeDialog } from "./chat/plan-notice-dialog";
+import { useChatCalls } from "./chat/use-chat-calls";
+import { ConversationDrawer } from "./conversations/conversation-drawer";
+import { ConversationPanel } from "./conversations/conversation-panel";
+import { UndoToasts } from "./conversations/undo-toasts";
+import { useConversationFiles } from "./conversations/use-conversation-files";
+import { useConversationPanel } from "./conversations/use-conversation-panel";
+import { useConversations } from "./conversations/use-conversations";
+import { useDocumentTitle } from "./conversations/use-document-title";
+import { useSearchShortcut } from "./conversations/use-search-shortcut";
 import { KeyboardShortcutsDialog } from "./keyboard-shortcuts-dialog";
+import { SignOutDialog } from "./sign-in/sign-out-dialog";
 import { useKeyboardShortcuts } from "./use-keyboard-shortcuts";
-import { useModelList } from "./use-model-list";
-import { useSearchShortcut } from "./use-search-shortcut";
-import { VoiceButton } from "./voice-button";
-import { VoiceDialog } from "./voice-dialog";
-import { transcriptToMessages } from "@/lib/client/realtime-chat-messages";
+import { VoiceDialog } from "./voice/voice-dialog";
 
 // The search (with its index library) loads when first wanted, not with the chat.
-const loadSearchDialog = () => import("./conversation-search-dialog");
+const loadSearchDialog = () => import("./conversations/conversation-search-dialog");
 const ConversationSearchDialog = lazy(loadSearchDialog);
 const CHAT_HEADING_ID = "chat-heading";
 const NEW_CHAT_TITLE = "New chat";
-
-/** Where the conversation list is a sidebar beside the chat rather than a drawer (Tailwind's lg). */
-const WIDE_SCREEN_QUERY = "(min-width: 1024px)";
 
 interface ChatWorkspaceProps {
   user: SessionUser;
@@ -69,9 +53,6 @@ interface ChatWorkspaceProps {
   redirecting?: boolean;
 }
 
-/** Why a SIWC session's chat has no voice and no pictures, in one line. */
-const SIWC_LIMITS_NOTE = "Voice, agent voice and pictures aren't available with Continue with ChatGPT. Answers can be wrong.";
-
 /** The signed-in screen: header, conversation list, the open conversation and its model controls. */
 export function ChatWorkspace({
   user,
@@ -87,105 +68,50 @@ export function ChatWorkspace({
   onEnablePlanUsage = () => {},
   redirecting = false,
 }: ChatWorkspaceProps) {
-  const provider = useMemo(() => createProviderProxy(), []);
-  const transport = useMemo(() => new ProxyChatTransport({ provider }), [provider]);
-  const modelList = useModelList(provider, onSessionLost);
-  const settings = useChatSettings(modelList.models);
+  const calls = useChatCalls({ siwc, webSearchAvailable, onSessionLost });
   const conversations = useConversations(user.accountId);
   const files = useConversationFiles(conversations);
-  const metadata = useSyncExternalStore(
-    provider.responseMetadata.subscribe,
-    provider.responseMetadata.getSnapshot,
-    emptyResponseMetadata,
-  );
-  const [dismissedFallbackReply, setDismissedFallbackReply] = useState(-1);
-  const [latestFailure, setLatestFailure] = useState<ChatErrorInfo | undefined>(undefined);
-  const [drawerOpen, setDrawerOpen] = useState(false);
-  const closeDrawer = useCallback(() => setDrawerOpen(false), []);
-  const [sidebarHidden, setSidebarHidden] = useState(false);
+  const panel = useConversationPanel();
   const [shortcutsOpen, setShortcutsOpen] = useState(false);
   const [signOutAsked, setSignOutAsked] = useState(false);
-  const [imageMode, setImageMode] = useState(false);
-  // Off by default; while on, every message may search the web.
-  const [webSearch, setWebSearch] = useState(false);
-  const searchOn = webSearchAvailable && webSearch;
-  const current = settings.current;
-  // Signed in with ChatGPT without plan usage, nothing may be sent (the server would refuse it).
-  const chatOff = siwc !== null && !siwc.planUsage;
-  const callSettings = useMemo(() => (chatOff ? null : current && searchOn ? { ...current, webSearch: true } : current), [chatOff, current, searchOn]);
   const [voiceOpen, setVoiceOpen] = useState(false);
   const [searchOpen, setSearchOpen] = useState(false);
-  // The message a search result opened, to scroll to and mark.
-  const [highlight, setHighlight] = useState<(MessageHighlight & { conversationId: string }) | undefined>();
-  // A finished voice call's transcript, handed to the open conversation (key: one hand-over each).
-  const [voiceTranscript, setVoiceTranscript] = useState<{ key: number; messages: ChatUIMessage[] }>();
-
-  const showFallback = Boolean(metadata.serviceTierFallback) && metadata.replyCount !== dismissedFallbackReply;
-  // One source of truth for the reset time: while the latest turn failed on the usage limit, the
-  // meter shows the reset that failure reported, the same one the alert shows.
-  const limitResetsAt = latestFailure?.code === "usage_limit" ? latestFailure.usageLimit?.resetsAt : undefined;
-  const usage =
-    limitResetsAt === undefined
-      ? metadata.usage
-      : { ...metadata.usage, primary: { usedPercent: 100, windowMinutes: metadata.usage?.primary?.windowMinutes, resetsAt: limitResetsAt } };
-
-  // A turn refused as signed out means the login is gone: re-read the session, which brings up the
-  // sign-in screen with the reason (the conversation stays in this browser).
-  const onLatestFailure = useCallback(
-    (failure: ChatErrorInfo | undefined) => {
-      setLatestFailure(failure);
-      if (failure?.code === "not_authenticated") onSessionLost();
-    },
-    [onSessionLost],
-  );
+  // Commands for the open conversation: a search result's message to show, a voice call's transcript.
+  const [inbox] = useState(createConversationInbox);
 
   // Signed in, the header and the tab name the open conversation (the sign-in screen's title comes back on sign-out).
   const title = conversations.list.find((conversation) => conversation.id === conversations.active?.id)?.title ?? NEW_CHAT_TITLE;
-  useEffect(() => {
-    const previous = document.title;
-    document.title = title;
-    return () => {
-      document.title = previous;
-    };
-  }, [title]);
+  useDocumentTitle(title);
 
   const { startNew, open } = conversations;
+  const { closeDrawer } = panel;
+  const { forgetLatest } = calls;
   const newChat = useCallback(
     (carried?: ChatUIMessage[], draft?: string) => {
       startNew(carried, draft);
-      setHighlight(undefined);
-      setLatestFailure(undefined);
-      setDrawerOpen(false);
-      provider.responseMetadata.clearFallback();
+      inbox.clear();
+      forgetLatest();
+      closeDrawer();
     },
-    [provider, startNew],
+    [closeDrawer, forgetLatest, inbox, startNew],
   );
-  const openConversation = (id: string) => {
+  const openConversation = (id: string, messageId: string | null = null) => {
     open(id);
-    setHighlight(undefined);
-    setDrawerOpen(false);
+    inbox.clear();
+    inbox.post(id, { type: "show-message", messageId });
+    closeDrawer();
   };
 
   const openSearch = useCallback(() => {
-    setDrawerOpen(false);
+    closeDrawer();
     setSearchOpen(true);
-  }, []);
+  }, [closeDrawer]);
   useSearchShortcut(openSearch);
-  const openSearchResult = (conversationId: string, messageId: string | null) => {
-    setSearchOpen(false);
-    open(conversationId);
-    setHighlight(messageId ? { conversationId, messageId, key: Date.now() } : undefined);
-  };
-
-  /** The conversation list: the sidebar on wide screens, the drawer on narrow ones. */
-  const wideScreen = () => window.matchMedia(WIDE_SCREEN_QUERY).matches;
-  const openConversations = () => (wideScreen() ? setSidebarHidden(false) : setDrawerOpen(true));
-  const toggleConversations = () => (wideScreen() ? setSidebarHidden((hidden) => !hidden) : setDrawerOpen((open) => !open));
   useKeyboardShortcuts({
     "new-chat": () => newChat(),
     // Ctrl/⌘+K belongs to the conversation search, which listens for it itself.
     search: undefined,
-    "toggle-sidebar": toggleConversations,
+    "toggle-sidebar": panel.toggle,
     "show-shortcuts": () => setShortcutsOpen(true),
   });
 
@@ -195,83 +121,26 @@ export function ChatWorkspace({
     onSignOut();
   };
 
-  const placeholder = chatOff
-    ? "Chat is off until plan usage is enabled"
-    : modelList.status === "loading"
-      ? "Loading models…"
-      : modelList.status === "error"
-        ? "Models couldn't be loaded"
-        : modelList.models.length === 0
-          ? "No models are available for this account"
-          : "Ask anything";
-
   const list = (
-    <ConversationList
-      conversations={conversations.list}
-      activeId={conversations.active?.saved ? conversations.active.id : null}
-      onOpen={openConversation}
+    <ConversationPanel
+      conversations={conversations}
+      files={files}
+      onOpen={(id) => openConversation(id)}
       onNew={() => newChat()}
-      onRename={conversations.rename}
-      onDelete={conversations.remove}
-      onExport={(id, kind) => void files.exportOne(id, kind)}
       onSearch={openSearch}
       onSearchIntent={() => void loadSearchDialog()}
-      tools={
-        <ConversationFileTools
-          onExportAll={() => void files.exportAll()}
-          onImport={(file) => void files.importFile(file)}
-          notice={files.notice}
-          onDismissNotice={files.dismissNotice}
-          canExport={conversations.list.length > 0}
-        />
-      }
-      persistent={conversations.persistent}
     />
   );
-
-  const notices = (
-    <>
-      {chatOff && <PlanUsageOff onEnable={onEnablePlanUsage} redirecting={redirecting} />}
-      {showFallback && <FallbackNotice onDismiss={() => setDismissedFallbackReply(metadata.replyCount)} />}
-      {/* Without plan usage the list is refused too; the line above already says why. */}
-      {modelList.error && !chatOff && (
-        <div role="alert" data-testid="models-error" className="flex items-center justify-between gap-3 rounded-xl bg-destructive-soft px-3.5 py-2 text-[13px] text-foreground">
-          <span>{modelList.error}</span>
-          <button type="button" onClick={modelList.retry} className={`${ghostButton} h-7 text-foreground`}>
-            Retry
-          </button>
-        </div>
-      )}
-      {sessionError && (
-        <p role="alert" className="rounded-xl bg-destructive-soft px-3.5 py-2 text-[13px] text-foreground">
-          {sessionError}
-        </p>
-      )}
-    </>
-  );
-
-  const controls = (
-    <>
-      <ModelPicker models={modelList.models} value={settings.model} onChange={settings.setModel} loading={modelList.status === "loading"} />
-      {siwc?.planUsage && <PlanUsageIndicator />}
-      <ReasoningEffortSelect value={settings.reasoningEffort} efforts={settings.efforts} onChange={settings.setReasoningEffort} />
-      {settings.fastAvailable && <FastToggle checked={settings.fast} onChange={settings.setFast} />}
-      {!siwc && <ImageModeToggle checked={imageMode} onChange={setImageMode} />}
-      {webSearchAvailable && <WebSearchToggle checked={webSearch} onChange={setWebSearch} />}
-      {!siwc && <VoiceButton onClick={() => setVoiceOpen(true)} />}
-    </>
-  );
-
   const active = conversations.active;
   return (
     <div className="flex h-dvh flex-col">
       <AppHeader
         user={user}
         title={title}
-        usage={usage}
+        usage={calls.usage}
         onNewChat={() => newChat()}
-        onOpenConversations={openConversations}
-        conversationsButtonOnWide={sidebarHidden}
+        onOpenConversations={panel.show}
+        conversationsButtonOnWide={panel.sidebarHidden}
         onSignOut={() => setSignOutAsked(true)}
         signingOut={signingOut}
         showPlan={!siwc}
@@ -288,48 +157,29 @@ export function ChatWorkspace({
       />
 
       <div className="flex min-h-0 flex-1">
-        <aside
-          data-testid="sidebar"
-          className={`hidden w-72 shrink-0 flex-col border-r border-border bg-background ${sidebarHidden ? "" : "lg:flex"}`}
-        >
+        <aside data-testid="sidebar" className={`hidden w-72 shrink-0 flex-col border-r border-border bg-background ${panel.sidebarHidden ? "" : "lg:flex"}`}>
           {list}
         </aside>
-        {drawerOpen && <ConversationDrawer onClose={closeDrawer}>{list}</ConversationDrawer>}
+        {panel.drawerOpen && <ConversationDrawer onClose={closeDrawer}>{list}</ConversationDrawer>}
 
         <main className="flex min-h-0 min-w-0 flex-1 flex-col">
           <h1 ref={headingRef} id={CHAT_HEADING_ID} tabIndex={-1} className="sr-only">
             Chat
           </h1>
-          {active ? (
-            <ConversationView
-              key={active.id}
-              conversationId={active.id}
-              initialMessages={active.messages}
-              initialDraft={active.draft}
-              transport={transport}
-              callSettings={callSettings}
-              imagesAllowed={settings.imagesAccepted}
-              modelName={modelList.models.find((model) => model.slug === settings.model)?.displayName ?? settings.model}
-              imageMode={!siwc && imageMode}
-              picturesAvailable={!siwc}
-              footnote={siwc ? SIWC_LIMITS_NOTE : undefined}
-              onImageModeUsed={() => setImageMode(false)}
-              placeholder={placeholder}
-              controls={controls}
-              notices={notices}
-              onMessagesSettled={conversations.saveMessages}
-              onDraftChange={conversations.saveDraft}
-              onLatestFailureChange={onLatestFailure}
-              onNewChatWith={newChat}
-              onSignInAgain={onSignInAgain}
-              appendedMessages={voiceTranscript}
-              highlight={highlight?.conversationId === active.id ? highlight : undefined}
-            />
-          ) : (
-            <div role="status" className="flex flex-1 items-center justify-center text-sm text-muted-foreground">
-              Loading conversations…
-            </div>
-          )}
+          <ChatArea
+            conversation={active}
+            calls={calls}
+            persistence={conversations.persistence}
+            inbox={inbox}
+            siwc={siwc}
+            webSearchAvailable={webSearchAvailable}
+            sessionError={sessionError}
+            onEnablePlanUsage={onEnablePlanUsage}
+            redirecting={redirecting}
+            onNewChatWith={newChat}
+            onSignInAgain={onSignInAgain}
+            onVoice={() => setVoiceOpen(true)}
+          />
         </main>
       </div>
       {searchOpen && (
@@ -337,26 +187,22 @@ export function ChatWorkspace({
           <ConversationSearchDialog
             accountId={user.accountId}
             loadConversations={conversations.readAll}
-            onOpen={openSearchResult}
+            onOpen={(conversationId, messageId) => {
+              setSearchOpen(false);
+              openConversation(conversationId, messageId);
+            }}
             onClose={() => setSearchOpen(false)}
           />
         </Suspense>
       )}
-      <UndoToasts
-        deletions={conversations.pendingDeletions}
-        onUndo={conversations.undoRemove}
-        onFocusLost={() => document.getElementById(CHAT_HEADING_ID)?.focus()}
-      />
+      <UndoToasts deletions={conversations.pendingDeletions} onUndo={conversations.undoRemove} onFocusLost={() => document.getElementById(CHAT_HEADING_ID)?.focus()} />
       <KeyboardShortcutsDialog open={shortcutsOpen} onClose={() => setShortcutsOpen(false)} />
       {voiceOpen && !siwc && (
         <VoiceDialog
           onClose={() => setVoiceOpen(false)}
-          onTranscript={(lines, actions) =>
-            setVoiceTranscript((previous) => ({
-              key: (previous?.key ?? 0) + 1,
-              messages: transcriptToMessages(lines, String(Date.now()), actions),
-            }))
-          }
+          onTranscript={(lines, actions) => {
+            if (active) inbox.post(active.id, { type: "append", messages: transcriptToMessages(lines, String(Date.now()), actions) });
+          }}
           onSignInAgain={onSignInAgain}
         />
       )}

@@ -1,9 +1,10 @@
 "use client";
 
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
 import { isMacPlatform, shortcutList } from "@/lib/client/keyboard-shortcuts";
-import { ghostButton } from "./button-styles";
-import { XIcon } from "./icons";
+import { ghostButton } from "./ui/button-styles";
+import { XIcon } from "./ui/icons";
+import { ModalDialog } from "./ui/modal-dialog";
 
 interface KeyboardShortcutsDialogProps {
   open: boolean;
@@ -12,18 +13,11 @@ interface KeyboardShortcutsDialogProps {
 
 /** Lists the keyboard shortcuts; opened with `?`, closed with Escape (the dialog's own cancel). */
 export function KeyboardShortcutsDialog({ open, onClose }: KeyboardShortcutsDialogProps) {
-  const ref = useRef<HTMLDialogElement>(null);
   const [mac] = useState(() => typeof navigator !== "undefined" && isMacPlatform(navigator));
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
 
   return (
-    <dialog
-      ref={ref}
+    <ModalDialog
+      open={open}
       data-testid="shortcuts-dialog"
       aria-labelledby="shortcuts-title"
       onCancel={onClose}
@@ -58,6 +52,6 @@ export function KeyboardShortcutsDialog({ open, onClose }: KeyboardShortcutsDial
         ))}
       </dl>
       <p className="mt-3 text-xs text-muted-foreground">In a message being edited, Enter sends, Shift+Enter adds a line and Escape cancels.</p>
-    </dialog>
+    </ModalDialog>
   );
 }

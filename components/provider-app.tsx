@@ -4,10 +4,10 @@ import dynamic from "next/dynamic";
 import { useEffect, useRef } from "react";
 import { describeSessionErrorCode } from "@/lib/client/session-error";
 import { useProviderSession } from "@/lib/client/use-provider-session";
-import { AuthLayout } from "./auth-layout";
-import { DeviceCodePanel } from "./device-code-panel";
-import { LoginEndState } from "./login-end-state";
-import { ModelAccessOff, SignInScreen } from "./sign-in-screen";
+import { AuthLayout } from "./sign-in/auth-layout";
+import { DeviceCodePanel } from "./sign-in/device-code-panel";
+import { LoginEndState } from "./sign-in/login-end-state";
+import { ModelAccessOff, SignInScreen } from "./sign-in/sign-in-screen";
 
 // The chat (AI SDK, markdown, highlighting: about 1.6 MB of script) is not part of the sign-in
 // screen, which stays small (`npm run bench` measures it). It is fetched and evaluated while a code

@@ -33,7 +33,13 @@ import {
   parseSignInMethods,
 } from "@/lib/server/siwc/config";
 import { DEFAULT_REALTIME_MAX_REQUEST_BYTES, DEFAULT_REALTIME_RATE_LIMIT } from "@/lib/server/realtime-options";
-import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_DURATION_MS, DEFAULT_MAX_SESSIONS, DEFAULT_MAX_SESSIONS_PER_ACCOUNT } from "@/lib/agent-voice/defaults";
+import {
+  DEFAULT_IDLE_TIMEOUT_MS,
+  DEFAULT_MAX_DURATION_MS,
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_MAX_SESSIONS_PER_ACCOUNT,
+  DEFAULT_VERCEL_SANDBOX_API_URL,
+} from "@/lib/agent-voice/defaults";
 import type { KeyValueStore } from "@/lib/stores/types";
 import { parseAllowEntry } from "@/lib/agent-voice/sandbox/egress-allow-list";
 import { AGENT_SANDBOX_NAMES } from "@/lib/agent-voice/sandbox/types";
@@ -71,7 +77,7 @@ const positiveInt = (fallback: number) =>
 const postgresUrl = optionalText.refine((value) => value === undefined || isPostgresUrl(value), "must be a postgres:// or postgresql:// URL");
 
 /** An issuer or API base URL (https; http only on loopback), trailing slashes trimmed; `fallback` when unset. */
-const siwcUrl = (fallback: string) =>
+const secureBaseUrl = (fallback: string) =>
   z.string().optional().transform((value, context) => {
     const normalized = normalizeSiwcUrl(value?.trim() ? value : fallback);
     if (normalized !== null) return normalized;
@@ -94,8 +100,8 @@ const envSchema = z.object({
     context.addIssue({ code: "custom", message: "must be a comma list of device and siwc" });
     return z.NEVER;
   }),
-  LWC_SIWC_ISSUER: siwcUrl(DEFAULT_SIWC_ISSUER),
-  LWC_SIWC_API_BASE: siwcUrl(DEFAULT_SIWC_API_BASE),
+  LWC_SIWC_ISSUER: secureBaseUrl(DEFAULT_SIWC_ISSUER),
+  LWC_SIWC_API_BASE: secureBaseUrl(DEFAULT_SIWC_API_BASE),
   LWC_SIWC_AGENT_NAME: z
     .string()
     .optional()
@@ -155,6 +161,8 @@ const envSchema = z.object({
   LWC_AGENT_SANDBOX_ALLOW_HOSTS: commaList.pipe(
     z.array(z.string().refine(isAllowEntry, "must be URLs or host:port pairs (IPv6 as [::1]:443), separated by commas")),
   ),
+  // Where @vercel/sandbox sends its API calls (lib/agent-voice/vercel-sandbox-api.ts): Vercel's, or a local fake.
+  LWC_VERCEL_SANDBOX_API_URL: secureBaseUrl(DEFAULT_VERCEL_SANDBOX_API_URL),
   LWC_REALTIME: z
     .string()
     .optional()

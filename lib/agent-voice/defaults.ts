@@ -12,3 +12,5 @@ export const DEFAULT_EVENT_BUFFER_SIZE = 256;
 export const DEFAULT_LOGIN_CHECK_INTERVAL_MS = 30_000;
 export const DEFAULT_MAX_SESSIONS = 8;
 export const DEFAULT_MAX_SESSIONS_PER_ACCOUNT = 2;
+/** The Vercel Sandbox API `@vercel/sandbox` talks to (its base URL, fixed in the SDK). */
+export const DEFAULT_VERCEL_SANDBOX_API_URL = "https://vercel.com/api";

@@ -2,7 +2,7 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import type { UIMessage } from "ai";
 import { describe, expect, it } from "vitest";
-import { WebSearchSources } from "@/components/web-search-sources";
+import { WebSearchSources } from "@/components/chat/web-search-sources";
 import { messagesForUpstream, type ChatUIMessage } from "./chat-turns";
 
 /**

@@ -1,7 +1,7 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { MarkdownContent } from "@/components/markdown-content";
+import { MarkdownContent } from "@/components/chat/markdown-content";
 import { normalizeMathDelimiters } from "./inline-math";
 
 function render(text: string): string {

@@ -1,7 +1,7 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
-import { MarkdownContent } from "@/components/markdown-content";
+import { MarkdownContent } from "@/components/chat/markdown-content";
 import { IMAGE_LINK_REL, imageAsLink } from "./markdown-policy";
 
 function render(text: string, streaming = false): string {

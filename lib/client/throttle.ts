@@ -1,4 +1,4 @@
-export interface ThrottledLatest<T> {
+interface ThrottledLatest<T> {
   /** Keeps `value` as the one to run with; starts the interval if none is running. */
   push(value: T): void;
   /** Runs the pending value now (if any) instead of at the end of the interval. */

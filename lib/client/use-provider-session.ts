@@ -1,15 +1,13 @@
 "use client";
 
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useMemo, useReducer, useRef, type Dispatch, type RefObject } from "react";
 import { normalizeBasePath } from "./base-path";
-import { deviceCodeSecondsLeft, withServerClock } from "./server-clock";
+import { withServerClock } from "./server-clock";
 import { createSessionApi, type SessionApi } from "./session-api";
 import { describeSessionError, type ProviderSessionError } from "./session-error";
+import { initialSessionModel, nextCheckAfter, sessionReducer, sessionView, type SessionEvent, type SessionModel } from "./session-reducer";
 import {
   DEFAULT_POLL_INTERVAL_SECONDS,
-  nextCheckDelayMs,
-  signInMethodOf,
-  signInOptionsOf,
   type PublicSessionState,
   type SessionStatus,
   type SessionUser,
@@ -84,8 +82,6 @@ export interface ProviderSession {
   refresh(): Promise<void>;
 }
 
-const SESSION_ENDED_REASON = "Your sign-in ended: it expired or was signed out in another tab or device. Sign in again to continue; your conversations are still here.";
-
 /** The countdown clock ticks this long after a whole second, so it never reads the second before. */
 const TICK_MARGIN_MS = 20;
 
@@ -99,66 +95,33 @@ function isAbort(error: unknown): boolean {
  * cookie it did not get itself, reads signed out and its sign-in starts its own login), polls
  * /status one request at a time, each when the server says the provider may be asked again (its
  * `nextCheckInMs`: never faster than the interval, and never a whole interval late), and stops at
- * authenticated, expired or error.
+ * authenticated, expired or error. What it knows is one value changed by `sessionReducer`
+ * (session-reducer.ts); this hook runs the requests and the timers.
  */
 export function useProviderSession(options: UseProviderSessionOptions = {}): ProviderSession {
   const { basePath, fetch: customFetch } = options;
   const apiBase = normalizeBasePath(basePath);
-  /** Server clock minus browser clock, in ms, from the `Date` header of the latest session reply. */
-  const [serverClockOffset, setServerClockOffset] = useState(0);
+  const [model, dispatch] = useReducer(sessionReducer, undefined, () => initialSessionModel(Date.now()));
   const api: SessionApi = useMemo(() => {
     const baseFetch = customFetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
-    return createSessionApi({ basePath, fetch: withServerClock(baseFetch, setServerClockOffset) });
+    const measured = (offset: number) => dispatch({ type: "server-clock-measured", offset });
+    return createSessionApi({ basePath, fetch: withServerClock(baseFetch, measured) });
   }, [basePath, customFetch]);
-
-  const [state, setState] = useState<PublicSessionState | null>(null);
-  const [error, setError] = useState<ProviderSessionError | null>(null);
-  const [pollWarning, setPollWarning] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [now, setNow] = useState(() => Date.now());
+  // Set from the moment a sign-in or sign-out starts until it settles: a second one in between is ignored.
   const busyRef = useRef(false);
-  const [signedOutReason, setSignedOutReason] = useState<string | null>(null);
-  const [signInOptions, setSignInOptions] = useState<SignInOptions>(() => signInOptionsOf(null));
-  const [redirecting, setRedirecting] = useState(false);
-  const [signInError, setSignInError] = useState<ProviderSessionError | null>(null);
-  const [revocationUnconfirmed, setRevocationUnconfirmed] = useState(false);
-  const statusRef = useRef<SessionStatus | null>(null);
-  const signingOutRef = useRef(false);
-  /** When (browser clock) the next /status is due, while pending. */
-  const [nextCheckAt, setNextCheckAt] = useState<number | null>(null);
-  const nextCheckAtRef = useRef<number | null>(null);
-  const scheduleCheck = useCallback((at: number | null) => {
-    nextCheckAtRef.current = at;
-    setNextCheckAt(at);
-  }, []);
-
-  const applyState = useCallback((next: PublicSessionState) => {
-    if (statusRef.current === "authenticated" && next.status === "unauthenticated" && !signingOutRef.current) {
-      setSignedOutReason(SESSION_ENDED_REASON);
-    }
-    statusRef.current = next.status;
-    if (typeof next.signIn === "object") setSignInOptions(next.signIn);
-    if (next.revocation === "unconfirmed") setRevocationUnconfirmed(true);
-    const receivedAt = Date.now();
-    scheduleCheck(next.status === "pending" ? receivedAt + nextCheckDelayMs(next) : null);
-    setState(next);
-    setNow(receivedAt);
-    setError(null);
-    setPollWarning(null);
-  }, [scheduleCheck]);
 
   const refresh = useCallback(async () => {
     try {
-      applyState(await api.getSession());
+      dispatch({ type: "received", state: await api.getSession(), at: Date.now() });
     } catch (caught) {
-      if (!isAbort(caught)) setError(describeSessionError(caught));
+      if (!isAbort(caught)) dispatch({ type: "failed", error: describeSessionError(caught) });
     }
-  }, [api, applyState]);
+  }, [api]);
 
   // Back from ChatGPT's page with the browser's Back button (the page restored as it was): not on the way any more.
   useEffect(() => {
     const onPageShow = (event: PageTransitionEvent) => {
-      if (event.persisted) setRedirecting(false);
+      if (event.persisted) dispatch({ type: "page-restored" });
     };
     window.addEventListener("pageshow", onPageShow);
     return () => window.removeEventListener("pageshow", onPageShow);
@@ -174,53 +137,46 @@ export function useProviderSession(options: UseProviderSessionOptions = {}): Pro
     returnedErrorRef.current ??= takeSignInError(window.location, window.history);
     api
       .getSession(controller.signal)
-      .then((next) => {
+      .then((state) => {
         if (controller.signal.aborted) return;
-        applyState(next);
         const code = returnedErrorRef.current;
-        if (code && next.status !== "authenticated") setSignInError({ code, message: describeSignInError(code) });
+        dispatch({ type: "first-read", state, at: Date.now(), returnedSignInError: code ? { code, message: describeSignInError(code) } : null });
       })
       .catch((caught: unknown) => {
         if (controller.signal.aborted || isAbort(caught)) return;
-        setError(describeSessionError(caught));
-        setState({ status: "unauthenticated" });
+        dispatch({ type: "first-read-failed", error: describeSessionError(caught) });
       });
     return () => controller.abort();
-  }, [api, applyState]);
+  }, [api]);
 
-  const runAction = useCallback(
-    async (action: () => Promise<PublicSessionState>) => {
-      if (busyRef.current) return;
-      busyRef.current = true;
-      setBusy(true);
-      try {
-        applyState(await action());
-      } catch (caught) {
-        setError(describeSessionError(caught));
-      } finally {
-        busyRef.current = false;
-        setBusy(false);
-      }
-    },
-    [applyState],
-  );
+  const runRequest = useCallback(async (request: () => Promise<PublicSessionState>) => {
+    if (busyRef.current) return;
+    busyRef.current = true;
+    dispatch({ type: "request-started" });
+    try {
+      dispatch({ type: "received", state: await request(), at: Date.now() });
+    } catch (caught) {
+      dispatch({ type: "failed", error: describeSessionError(caught) });
+    } finally {
+      busyRef.current = false;
+      dispatch({ type: "request-ended" });
+    }
+  }, []);
 
   const signIn = useCallback(() => {
-    setSignedOutReason(null);
-    setSignInError(null);
-    setRevocationUnconfirmed(false);
-    return runAction(() => api.login());
-  }, [api, runAction]);
+    dispatch({ type: "sign-in-started" });
+    return runRequest(() => api.login());
+  }, [api, runRequest]);
   const continueWithChatGPT = useCallback(
     (startOptions: { consent?: boolean; newRegistration?: boolean } = {}) => {
       if (busyRef.current) return;
-      setRedirecting(true);
+      dispatch({ type: "redirect-started" });
       window.location.assign(siwcStartUrl(apiBase, startOptions));
     },
     [apiBase],
   );
   const dismissPlanNotice = useCallback(async () => {
-    setState((current) => (current?.siwc ? { ...current, siwc: { ...current.siwc, showPlanNotice: false } } : current));
+    dispatch({ type: "plan-notice-dismissed" });
     try {
       await api.dismissPlanNotice();
     } catch {
@@ -228,27 +184,59 @@ export function useProviderSession(options: UseProviderSessionOptions = {}): Pro
     }
   }, [api]);
   const signOut = useCallback(async () => {
-    signingOutRef.current = true;
-    setRevocationUnconfirmed(false);
+    dispatch({ type: "sign-out-started" });
     try {
-      await runAction(() => api.logout());
+      await runRequest(() => api.logout());
     } finally {
-      signingOutRef.current = false;
+      dispatch({ type: "sign-out-ended" });
     }
-  }, [api, runAction]);
+  }, [api, runRequest]);
 
+  useStatusPolling(api, model, dispatch);
+  useCountdownClock(model, dispatch);
+
+  return {
+    ...sessionView(model),
+    state: model.state,
+    error: model.error,
+    pollWarning: model.pollWarning,
+    busy: model.busy,
+    signedOutReason: model.signedOutReason,
+    signInOptions: model.signInOptions,
+    redirecting: model.redirecting,
+    signInError: model.signInError,
+    revocationUnconfirmed: model.revocationUnconfirmed,
+    signIn,
+    continueWithChatGPT,
+    dismissPlanNotice,
+    signOut,
+    refresh,
+  };
+}
+
+/** The time the next /status is due, readable from timers without restarting them when it moves. */
+function useNextCheckAt(model: SessionModel): RefObject<number | null> {
+  const nextCheckAtRef = useRef(model.nextCheckAt);
+  useEffect(() => {
+    nextCheckAtRef.current = model.nextCheckAt;
+  }, [model.nextCheckAt]);
+  return nextCheckAtRef;
+}
+
+/** Polls /status while pending: one request at a time, each when the last answer said it is due. */
+function useStatusPolling(api: SessionApi, model: SessionModel, dispatch: Dispatch<SessionEvent>): void {
+  const nextCheckAtRef = useNextCheckAt(model);
+  const { state } = model;
   const isPending = state?.status === "pending";
   const userCode = state?.userCode;
   const intervalSeconds = Math.max(1, state?.interval ?? DEFAULT_POLL_INTERVAL_SECONDS);
-  const expiresAt = state?.expiresAt;
 
-  // Poll /status while pending: one request at a time, each when the last answer said it is due.
   useEffect(() => {
     if (!isPending) return;
     const controller = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const waitForNextCheck = () => {
-      timer = setTimeout(poll, Math.max(0, (nextCheckAtRef.current ?? Date.now() + intervalSeconds * 1000) - Date.now()));
+    const waitUntil = (at: number | null) => {
+      timer = setTimeout(poll, Math.max(0, (at ?? Date.now() + intervalSeconds * 1000) - Date.now()));
     };
 
     const poll = async () => {
@@ -256,63 +244,42 @@ export function useProviderSession(options: UseProviderSessionOptions = {}): Pro
         const next = await api.status(controller.signal);
         if (controller.signal.aborted) return;
         // The server decides expiry (it expires codes itself); the browser's clock may be off.
-        applyState(next);
-        if (next.status === "pending") waitForNextCheck();
+        const at = Date.now();
+        dispatch({ type: "received", state: next, at });
+        if (next.status === "pending") waitUntil(nextCheckAfter(next, at));
       } catch (caught) {
         if (controller.signal.aborted || isAbort(caught)) return;
-        const described = describeSessionError(caught);
-        setPollWarning(`${described.message} Still checking…`);
-        scheduleCheck(Date.now() + intervalSeconds * 1000);
-        waitForNextCheck();
+        const nextCheckAt = Date.now() + intervalSeconds * 1000;
+        dispatch({ type: "poll-failed", error: describeSessionError(caught), nextCheckAt });
+        waitUntil(nextCheckAt);
       }
     };
 
-    waitForNextCheck();
+    waitUntil(nextCheckAtRef.current);
     return () => {
       controller.abort();
       if (timer !== undefined) clearTimeout(timer);
     };
-  }, [api, applyState, scheduleCheck, isPending, userCode, intervalSeconds]);
+  }, [api, dispatch, nextCheckAtRef, isPending, userCode, intervalSeconds]);
+}
 
-  // A clock for the countdowns, only while a code is pending: every second, just after each whole
-  // second before the next check, so "Next check in 3 s" counts down without skipping a number.
+/**
+ * A clock for the countdowns, only while a code is pending: every second, just after each whole
+ * second before the next check, so "Next check in 3 s" counts down without skipping a number.
+ */
+function useCountdownClock(model: SessionModel, dispatch: Dispatch<SessionEvent>): void {
+  const nextCheckAtRef = useNextCheckAt(model);
+  const isPending = model.state?.status === "pending";
   useEffect(() => {
     if (!isPending) return;
     let timer: ReturnType<typeof setTimeout>;
     const tick = () => {
       const current = Date.now();
-      setNow(current);
+      dispatch({ type: "clock-ticked", at: current });
       const untilCheck = (nextCheckAtRef.current ?? current) - current;
       timer = setTimeout(tick, (untilCheck > 0 ? untilCheck % 1000 || 1000 : 1000) + TICK_MARGIN_MS);
     };
     timer = setTimeout(tick, 1000);
     return () => clearTimeout(timer);
-  }, [isPending]);
-
-  const secondsLeft = isPending && expiresAt !== undefined ? deviceCodeSecondsLeft(expiresAt, now, serverClockOffset) : null;
-  const nextCheckInSeconds = isPending && nextCheckAt !== null ? Math.max(0, Math.ceil((nextCheckAt - now) / 1000)) : null;
-
-  const authenticated = state?.status === "authenticated";
-  return {
-    status: state?.status ?? "loading",
-    state,
-    user: authenticated ? (state.user ?? null) : null,
-    secondsLeft,
-    nextCheckInSeconds,
-    error,
-    pollWarning,
-    busy,
-    signedOutReason,
-    signInOptions,
-    signInMethod: authenticated ? signInMethodOf(state) : "device",
-    siwc: authenticated && signInMethodOf(state) === "siwc" ? (state.siwc ?? null) : null,
-    redirecting,
-    signInError,
-    revocationUnconfirmed,
-    signIn,
-    continueWithChatGPT,
-    dismissPlanNotice,
-    signOut,
-    refresh,
-  };
+  }, [dispatch, nextCheckAtRef, isPending]);
 }

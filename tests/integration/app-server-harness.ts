@@ -124,7 +124,7 @@ interface LiveEventLine {
 }
 
 /** Reads an events stream line by line; `next` waits for the first event matching a predicate. */
-export async function openEvents(client: TestClient, sessionId: string, after?: number) {
+export async function openEvents(client: Pick<TestClient, "raw">, sessionId: string, after?: number) {
   const controller = new AbortController();
   const query = after === undefined ? "" : `?after=${after}`;
   const response = await client.raw("GET", `/realtime/app-server/${sessionId}/events${query}`, { signal: controller.signal });

@@ -1,6 +1,7 @@
 /**
- * The container recipe, read as text (no Docker daemon runs where the tests run): the properties
- * docs/deploy.md's "In a container" promises. Each expectation names a line a careless edit could drop.
+ * The container recipe, read as text: the properties docs/deploy.md's "In a container" promises. Each
+ * expectation names a line a careless edit could drop. `npm run test:container` (tests/container/)
+ * builds the image with podman and checks the running container.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -66,5 +67,28 @@ describe(".dockerignore", () => {
     for (const entry of ["node_modules", ".next", ".next-*", ".git", ".env", ".env.*", "!.env.example", ".ci/node"]) {
       expect(dockerignore, entry).toContain(entry);
     }
+  });
+});
+
+describe("agent-voice-seccomp.json, the seccomp profile beside the Dockerfile", () => {
+  const profile = JSON.parse(readFileSync(join(root, "agent-voice-seccomp.json"), "utf8")) as {
+    defaultAction: string;
+    syscalls: { names: string[]; action: string }[];
+  };
+  const refused = profile.syscalls.filter((rule) => rule.action !== "SCMP_ACT_ALLOW").flatMap((rule) => rule.names);
+
+  it("allows what bubblewrap needs: namespaces, mount and pivot_root", () => {
+    expect(profile.defaultAction).toBe("SCMP_ACT_ALLOW");
+    for (const call of ["clone", "clone3", "unshare", "setns", "mount", "umount2", "pivot_root"]) expect(refused, call).not.toContain(call);
+  });
+
+  it("refuses what a container never needs", () => {
+    for (const call of ["init_module", "finit_module", "kexec_load", "reboot", "bpf", "keyctl", "open_by_handle_at", "io_uring_setup"]) {
+      expect(refused, call).toContain(call);
+    }
+  });
+
+  it("is the profile docs/deploy.md's docker run line names", () => {
+    expect(readFileSync(join(root, "docs", "deploy.md"), "utf8")).toContain("--security-opt seccomp=agent-voice-seccomp.json");
   });
 });

@@ -34,6 +34,21 @@ describe("layer rules", () => {
     expect(await layerErrors("components/some-panel.tsx", allowed)).toEqual([]);
   });
 
+  it("a component in a feature folder may import the other folders of components/ and lib/client, and nothing else of ours", async () => {
+    const allowed = [
+      'import { ModalDialog } from "../ui/modal-dialog";',
+      'import { VoiceDialog } from "@/components/voice/voice-dialog";',
+      'import { useConversations } from "../conversations/use-conversations";',
+      'import { ProviderApp } from "../provider-app";',
+      'import { sendTurn } from "@/lib/client/turn-actions";',
+      "export { ModalDialog, VoiceDialog, useConversations, ProviderApp, sendTurn };",
+    ].join("\n");
+    expect(await layerErrors("components/chat/some-panel.tsx", allowed)).toEqual([]);
+    for (const target of ["@/lib/server/json", "../../lib/stores", "@/lib/agent-voice/defaults"]) {
+      expect(await layerErrors("components/chat/some-panel.tsx", `export * from "${target}";`), target).toHaveLength(1);
+    }
+  });
+
   it("nothing under lib/ imports test-support/, mock-upstream/ or tests/", async () => {
     for (const target of ["@/test-support/free-port", "@/mock-upstream/server", "@/tests/integration/harness", "../../e2e/fixtures"]) {
       const errors = await layerErrors("lib/server/some-module.ts", `export * from "${target}";`);

@@ -42,6 +42,7 @@ const PLAIN_ENTRIES = [
   "scripts/bench/search.ts",
   "scripts/bench/inline-math.ts",
   "mock-upstream/main.ts",
+  "mock-upstream/vercel-sandbox/main.ts",
   "test-support/fake-app-server/fake-app-server.mjs", // the fake codex, spawned by tests
 ];
 

@@ -62,9 +62,9 @@ const INSTALL_FIX =
 const NAMESPACES_FIX =
   "bwrap is installed but may not create namespaces here. On a host: allow unprivileged user namespaces " +
   "(sysctl kernel.unprivileged_userns_clone=1; on Ubuntu 24.04+ the AppArmor profile for bwrap, or " +
-  "sysctl kernel.apparmor_restrict_unprivileged_userns=0). In Docker: run the container with a seccomp profile " +
-  "that also allows clone/unshare with namespace flags, mount, pivot_root and setns " +
-  "(--security-opt seccomp=<that profile.json>) and --security-opt apparmor=unconfined; never --privileged. " +
+  "sysctl kernel.apparmor_restrict_unprivileged_userns=0). In a container: podman run --security-opt 'unmask=/proc/*'; " +
+  "docker run --security-opt seccomp=agent-voice-seccomp.json (beside the Dockerfile) --security-opt systempaths=unconfined; " +
+  "with AppArmor also --security-opt apparmor=unconfined (docs/deploy.md#in-a-container); never --privileged. " +
   "The sandbox also needs a network namespace of its own (clone/unshare with CLONE_NEWNET, and its loopback " +
   "interface brought up inside); a host or profile that forbids only that must allow it too. " +
   "Serverless platforms cannot run it. Or set LWC_AGENT_SANDBOX=off (not recommended: docs/agent-voice.md#the-sandbox).";

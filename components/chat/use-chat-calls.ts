@@ -1,0 +1,77 @@
+"use client";
+
+import { useCallback, useMemo, useState, useSyncExternalStore } from "react";
+import { usageShown } from "@/lib/client/chat-chrome";
+import type { ChatErrorInfo } from "@/lib/client/chat-error";
+import { createProviderProxy } from "@/lib/client/provider-proxy";
+import { ProxyChatTransport } from "@/lib/client/proxy-chat-transport";
+import { emptyResponseMetadata } from "@/lib/client/response-metadata-store";
+import type { SiwcSessionInfo } from "@/lib/client/session-state";
+import { useChatSettings } from "./use-chat-settings";
+import { useModelList } from "./use-model-list";
+
+interface ChatCallsOptions {
+  /** Signed in with ChatGPT: without plan usage, nothing may be sent (the server would refuse it). */
+  siwc: SiwcSessionInfo | null;
+  /** False with LWC_WEB_SEARCH=off. */
+  webSearchAvailable: boolean;
+  /** The server says the session is gone (a 401 on /models, or a turn refused as signed out). */
+  onSessionLost: () => void;
+}
+
+/**
+ * What the chat's model calls go out with and what their replies said: the transport, the model
+ * list and the person's choices (model, effort, Fast, the Picture and Search switches), the
+ * latest turn's failure, and the usage and Fast fallback the replies' headers reported.
+ */
+export function useChatCalls({ siwc, webSearchAvailable, onSessionLost }: ChatCallsOptions) {
+  const provider = useMemo(() => createProviderProxy(), []);
+  const transport = useMemo(() => new ProxyChatTransport({ provider }), [provider]);
+  const modelList = useModelList(provider, onSessionLost);
+  const settings = useChatSettings(modelList.models);
+  const metadata = useSyncExternalStore(provider.responseMetadata.subscribe, provider.responseMetadata.getSnapshot, emptyResponseMetadata);
+  const [dismissedFallbackReply, setDismissedFallbackReply] = useState(-1);
+  const [latestFailure, setLatestFailure] = useState<ChatErrorInfo | undefined>(undefined);
+  const [imageMode, setImageMode] = useState(false);
+  // Off by default; while on, every message may search the web.
+  const [webSearch, setWebSearch] = useState(false);
+  const chatOff = siwc !== null && !siwc.planUsage;
+  const current = settings.current;
+  const searchOn = webSearchAvailable && webSearch;
+  const callSettings = useMemo(() => (chatOff ? null : current && searchOn ? { ...current, webSearch: true } : current), [chatOff, current, searchOn]);
+
+  // A turn refused as signed out means the login is gone: re-read the session, which brings up the
+  // sign-in screen with the reason (the conversation stays in this browser).
+  const onLatestFailure = useCallback(
+    (failure: ChatErrorInfo | undefined) => {
+      setLatestFailure(failure);
+      if (failure?.code === "not_authenticated") onSessionLost();
+    },
+    [onSessionLost],
+  );
+  /** A new chat starts without the last one's failure and Fast notice. */
+  const forgetLatest = useCallback(() => {
+    setLatestFailure(undefined);
+    provider.responseMetadata.clearFallback();
+  }, [provider]);
+
+  return {
+    transport,
+    modelList,
+    settings,
+    /** The chosen model's name as the picker shows it. */
+    modelName: modelList.models.find((model) => model.slug === settings.model)?.displayName ?? settings.model,
+    chatOff,
+    callSettings,
+    imageMode,
+    setImageMode,
+    webSearch,
+    setWebSearch,
+    onLatestFailure,
+    forgetLatest,
+    /** What the header's meter shows (full until the reset after a usage limit). */
+    usage: usageShown(metadata.usage, latestFailure),
+    showFallback: Boolean(metadata.serviceTierFallback) && metadata.replyCount !== dismissedFallbackReply,
+    dismissFallback: () => setDismissedFallbackReply(metadata.replyCount),
+  };
+}

@@ -1,0 +1,33 @@
+// Icons of the conversation list's tools (search, row menu, export, import); same frame as ui/icons.tsx.
+import { Icon, type IconProps } from "../ui/icons";
+
+export const SearchIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <circle cx="11" cy="11" r="6.5" />
+    <path d="m20 20-4.2-4.2" />
+  </Icon>
+);
+
+export const MoreIcon = (props: IconProps) => (
+  <Icon {...props} strokeWidth={2.6}>
+    <path d="M5.5 12h.01" />
+    <path d="M12 12h.01" />
+    <path d="M18.5 12h.01" />
+  </Icon>
+);
+
+export const DownloadIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="M12 4v11" />
+    <path d="m7 10.5 5 5 5-5" />
+    <path d="M5 20h14" />
+  </Icon>
+);
+
+export const UploadIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="M12 15.5V4" />
+    <path d="m7 9 5-5 5 5" />
+    <path d="M5 20h14" />
+  </Icon>
+);

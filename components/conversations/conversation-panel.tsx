@@ -1,0 +1,43 @@
+"use client";
+
+import { ConversationFileTools } from "./conversation-file-tools";
+import { ConversationList } from "./conversation-list";
+import type { useConversationFiles } from "./use-conversation-files";
+import type { Conversations } from "./use-conversations";
+
+interface ConversationPanelProps {
+  conversations: Conversations;
+  files: ReturnType<typeof useConversationFiles>;
+  onOpen: (id: string) => void;
+  onNew: () => void;
+  onSearch: () => void;
+  /** The pointer is on its way to Search chats: its code starts loading. */
+  onSearchIntent: () => void;
+}
+
+/** The conversation list with Export all and Import under it: the sidebar's and the drawer's content. */
+export function ConversationPanel({ conversations, files, onOpen, onNew, onSearch, onSearchIntent }: ConversationPanelProps) {
+  return (
+    <ConversationList
+      conversations={conversations.list}
+      activeId={conversations.active?.saved ? conversations.active.id : null}
+      onOpen={onOpen}
+      onNew={onNew}
+      onRename={conversations.rename}
+      onDelete={conversations.remove}
+      onExport={(id, kind) => void files.exportOne(id, kind)}
+      onSearch={onSearch}
+      onSearchIntent={onSearchIntent}
+      tools={
+        <ConversationFileTools
+          onExportAll={() => void files.exportAll()}
+          onImport={(file) => void files.importFile(file)}
+          notice={files.notice}
+          onDismissNotice={files.dismissNotice}
+          canExport={conversations.list.length > 0}
+        />
+      }
+      persistent={conversations.persistent}
+    />
+  );
+}

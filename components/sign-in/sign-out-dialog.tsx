@@ -1,0 +1,44 @@
+"use client";
+
+import { ghostButton, primaryButton, secondaryButton } from "../ui/button-styles";
+import { ModalDialog } from "../ui/modal-dialog";
+
+interface SignOutDialogProps {
+  open: boolean;
+  onCancel: () => void;
+  onSignOut: () => void;
+  /** Sign out and delete this account's conversations, drafts and the app's preferences from this browser. */
+  onSignOutAndForget: () => void;
+}
+
+/** Asks whether to keep this device's conversations when signing out. */
+export function SignOutDialog({ open, onCancel, onSignOut, onSignOutAndForget }: SignOutDialogProps) {
+  return (
+    <ModalDialog
+      open={open}
+      data-testid="sign-out-dialog"
+      aria-labelledby="sign-out-title"
+      onCancel={onCancel}
+      className="m-auto w-[min(26rem,calc(100vw-2rem))] rounded-2xl border border-border bg-card p-5 text-foreground shadow-xl backdrop:bg-black/40"
+    >
+      <h2 id="sign-out-title" className="text-base font-semibold">
+        Sign out
+      </h2>
+      <p className="mt-1.5 text-sm leading-6 text-muted-foreground">
+        Your conversations are kept in this browser only. Keep them for the next time you sign in here, or forget them
+        (with your drafts and settings) on this device.
+      </p>
+      <div className="mt-4 flex flex-col gap-2">
+        <button type="button" data-testid="sign-out-confirm" onClick={onSignOut} autoFocus className={`${primaryButton} h-10 text-sm`}>
+          Sign out, keep conversations
+        </button>
+        <button type="button" data-testid="sign-out-forget" onClick={onSignOutAndForget} className={`${secondaryButton}`}>
+          Sign out and forget this device&apos;s conversations
+        </button>
+        <button type="button" onClick={onCancel} className={`${ghostButton}`}>
+          Cancel
+        </button>
+      </div>
+    </ModalDialog>
+  );
+}

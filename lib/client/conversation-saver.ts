@@ -1,0 +1,76 @@
+import type { ChatStatus } from "ai";
+import type { ChatUIMessage } from "./chat-turns";
+import { interruptedSnapshot } from "./interrupted-answers";
+import { throttleLatest } from "./throttle";
+
+/**
+ * Where a conversation's messages and draft are kept. The chat only calls these two; today they
+ * land in this browser's IndexedDB (useConversations), and a history kept elsewhere implements the
+ * same two calls.
+ */
+export interface ConversationPersistence {
+  /** Keeps the conversation's messages (not when another conversation is open by now). */
+  saveMessages(conversationId: string, messages: ChatUIMessage[]): void;
+  /** Keeps the conversation's unsent text. */
+  saveDraft(conversationId: string, text: string): void;
+}
+
+/** A draft is kept once typing pauses this long. */
+export const DRAFT_SAVE_DELAY_MS = 300;
+/** How often an answer is saved while it streams: a reload loses at most this much of it. */
+export const ANSWER_SAVE_INTERVAL_MS = 1000;
+
+/** When an open conversation is kept, told what changes; see createConversationSaver. */
+export interface ConversationSaver {
+  /** The messages or the chat's status changed. */
+  messagesChanged(messages: ChatUIMessage[], status: ChatStatus): void;
+  /** The text in the message box changed. */
+  draftChanged(text: string): void;
+  /** The page goes away: the answer so far is kept now rather than at the end of the interval. */
+  flush(): void;
+  /** The conversation closes: as flush, and a draft still waiting for its pause is dropped. */
+  close(): void;
+}
+
+/**
+ * Keeps an open conversation: whenever it settles (and when a turn starts, so a reload mid-answer
+ * keeps the question), not on every streamed word; while an answer streams, the text so far at
+ * most once an interval, marked interrupted (if the page goes away, that is what comes back; the
+ * settled save replaces it); and the draft once typing pauses. Opening a conversation saves
+ * nothing: `loaded` is what was opened.
+ */
+export function createConversationSaver(
+  persistence: ConversationPersistence,
+  conversationId: string,
+  loaded: { messages: ChatUIMessage[]; draft: string },
+): ConversationSaver {
+  const streamingSave = throttleLatest((messages: ChatUIMessage[]) => persistence.saveMessages(conversationId, interruptedSnapshot(messages)), ANSWER_SAVE_INTERVAL_MS);
+  let savedDraft = loaded.draft;
+  let draftTimer: ReturnType<typeof setTimeout> | undefined;
+
+  return {
+    messagesChanged(messages, status) {
+      if (status === "streaming") {
+        streamingSave.push(messages);
+        return;
+      }
+      streamingSave.cancel();
+      if (messages !== loaded.messages) persistence.saveMessages(conversationId, messages);
+    },
+    draftChanged(text) {
+      clearTimeout(draftTimer);
+      if (text === savedDraft) return;
+      draftTimer = setTimeout(() => {
+        savedDraft = text;
+        persistence.saveDraft(conversationId, text);
+      }, DRAFT_SAVE_DELAY_MS);
+    },
+    flush() {
+      streamingSave.flush();
+    },
+    close() {
+      clearTimeout(draftTimer);
+      streamingSave.flush();
+    },
+  };
+}
