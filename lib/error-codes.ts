@@ -76,6 +76,15 @@ export const API_ERROR_CODES = [
   "plan_route_not_supported",
   "plan_authorization_invalid",
   "plan_access_restricted",
+  // Chat history (docs/api.md#chat-history)
+  "invalid_history_request",
+  "history_request_too_large",
+  "history_disabled",
+  "history_not_found",
+  "history_quota_exceeded",
+  "history_unavailable",
+  "share_not_found",
+  "share_too_large",
   // Ours
   "store_unavailable",
   "internal_error",

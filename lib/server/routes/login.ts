@@ -6,7 +6,7 @@ import { loginLimitKeys } from "../client-address";
 import { errorResponse, jsonResponse, passedOnCode } from "../json";
 import { LOG_PREFIX } from "@/lib/logger";
 import { LOGIN_NONCE_HEADER } from "../login-nonce";
-import { toPublicState, withSignInChoices, type PublicSessionState } from "../public-state";
+import { toPublicState, withHistory, withSignInChoices, type PublicSessionState } from "../public-state";
 import { signInChoices } from "../siwc/loopback";
 import type { RouteHandler } from "../router";
 import type { SessionManager } from "../session-manager";
@@ -21,9 +21,9 @@ const RATE_LIMIT_MESSAGES = {
 
 /** /login, /status, /session and /logout: each answers the public session state. */
 export function createLoginRoutes(ctx: ServerContext, manager: SessionManager) {
-  /** A signed-out state says which sign-ins this request may use. */
+  /** A signed-out state says which sign-ins this request may use; a signed-in one where chats are kept. */
   const forRequest = (request: Request, state: PublicSessionState) =>
-    withSignInChoices(state, signInChoices(request, ctx.options));
+    withHistory(withSignInChoices(state, signInChoices(request, ctx.options)), ctx.options.history);
 
   function stateResponse(request: Request, outcome: StateOutcome): Response {
     const headers = new Headers();

@@ -20,7 +20,7 @@ import type { ServerContext } from "../context";
 import { withEffortForModel } from "../effort-for-model";
 import { errorResponse, rateLimitedResponse } from "../json";
 import { responsesInputTexts } from "../input-texts";
-import { LOG_PREFIX, type Logger } from "@/lib/logger";
+import { describeErrorForLog, LOG_PREFIX, type Logger } from "@/lib/logger";
 import { readResponsesBody } from "../responses-body";
 import { createResponsesDialect, LITE_REFUSAL_MEMORY_MS } from "../responses-dialect";
 import { readProxyHeaders, SERVICE_TIER_FALLBACK_HEADER } from "../responses-headers";
@@ -31,6 +31,8 @@ import { isEventStream, unexpectedContentTypeResponse, upstreamFailureResponse }
 import { describeProviderErrorForLog } from "../upstream-log";
 import { guardUpstreamStream } from "../upstream-stream";
 import { NOT_AUTHENTICATED_MESSAGE } from "./models";
+import type { HistoryStore } from "@/lib/history/store";
+import { withPersonInstructions } from "../history/person-instructions";
 import { callSiwcResponses, isSiwcRecord, siwcFailureResponse, siwcGate, siwcGateAfterRefresh } from "./siwc-proxy";
 
 const WEB_SEARCH_DISABLED_MESSAGE = "Web search is turned off on this server (LWC_WEB_SEARCH=off).";
@@ -87,9 +89,24 @@ export function createResponsesRoute(
   ctx: ServerContext,
   manager: SessionManager,
   cache: AccountModelsCache,
+  history?: HistoryStore,
 ): RouteHandler {
   const { options } = ctx;
   const dialect = createResponsesDialect(options.now);
+
+  /**
+   * The person's own instructions below the server's (docs/history.md), when history is on. Read
+   * from the store's per-account cache; a database that cannot be reached costs the call nothing.
+   */
+  async function withPersonsOwn<B extends Record<string, unknown>>(body: B, record: AuthenticatedRecord): Promise<B> {
+    if (!history) return body;
+    try {
+      return withPersonInstructions(body, await history.instructionsFor(record.account.accountId));
+    } catch (error) {
+      options.logger.warn(`${LOG_PREFIX} chat history: the person's instructions could not be read (${describeErrorForLog(error)}); sent without them`);
+      return body;
+    }
+  }
 
   /**
    * The model's catalogue entry when the account lists it (undefined: not listed). With an
@@ -179,7 +196,7 @@ export function createResponsesRoute(
       // The record this call goes with, gated again should it have been refreshed once more.
       const gate = siwcGateAfterRefresh(ctx, record);
       if ("response" in gate) return gate.response;
-      const payload = await withEffortForModel(siwcBody.body, () => cachedAccountModels(ctx, manager, cache, current));
+      const payload = await withPersonsOwn(await withEffortForModel(siwcBody.body, () => cachedAccountModels(ctx, manager, cache, current)), record);
       return callSiwcResponses(ctx, request, {
         record: gate.record,
         apiBase: gate.apiBase,
@@ -195,7 +212,7 @@ export function createResponsesRoute(
       ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
       instructionsMode: options.instructionsMode,
     });
-    const normalized = await withEffortForModel(asked, () => cachedAccountModels(ctx, manager, cache, session));
+    const normalized = await withPersonsOwn(await withEffortForModel(asked, () => cachedAccountModels(ctx, manager, cache, session)), record);
     // What goes upstream: each retry below turns one of these off, once.
     let lite = dialect.speaksLite(entry, normalized);
     let withTier = "service_tier" in normalized;
