@@ -1,0 +1,44 @@
+import type { Page, Route } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import { ChatPage } from "./pages/chat-page";
+
+const APP_SCRIPTS = "**/_next/static/chunks/**";
+
+/**
+ * From now on, every script of the build the page has not downloaded yet fails to download, as on
+ * a dropped connection (what is already loaded keeps working). Returns the way back online.
+ */
+async function dropConnectionForNewScripts(page: Page): Promise<() => Promise<void>> {
+  const fail = (route: Route) => route.abort("internetdisconnected");
+  await page.route(APP_SCRIPTS, fail);
+  return () => page.unroute(APP_SCRIPTS, fail);
+}
+
+test.describe("parts of the page loaded when first used", () => {
+  test("the chat's code failing to download says so, and Try again brings the chat once it can", async ({ page, signInPage, mock, account }) => {
+    await signInPage.goto();
+    await expect(signInPage.signInButton).toBeEnabled();
+    const backOnline = await dropConnectionForNewScripts(page);
+    await mock.approve(await signInPage.startSignIn(), account);
+
+    const failure = page.getByTestId("load-failed");
+    await expect(failure).toBeVisible({ timeout: 30_000 });
+    await expect(failure).toContainText("The chat did not load");
+    await backOnline();
+    await failure.getByRole("button", { name: "Try again" }).click();
+    await new ChatPage(page).expectSignedInAs(account.email);
+  });
+
+  test("the search's code failing to download says so in its dialog, and Try again opens the search", async ({ page, signedInChat: chat }) => {
+    const backOnline = await dropConnectionForNewScripts(page);
+    await chat.searchButton.click();
+
+    const failure = page.getByTestId("load-failed");
+    await expect(failure).toBeVisible();
+    await expect(failure).toContainText("The search did not load");
+    await backOnline();
+    await failure.getByRole("button", { name: "Try again" }).click();
+    await expect(chat.searchDialog).toBeVisible();
+    await expect(chat.searchInput).toBeFocused();
+  });
+});
