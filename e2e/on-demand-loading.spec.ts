@@ -15,6 +15,18 @@ async function dropConnectionForNewScripts(page: Page): Promise<() => Promise<vo
 }
 
 test.describe("parts of the page loaded when first used", () => {
+  test("the QR code's encoder failing to download says so in its place; the code and the link still work", async ({ page, signInPage }) => {
+    await signInPage.goto();
+    await expect(signInPage.signInButton).toBeEnabled();
+    await dropConnectionForNewScripts(page);
+    await signInPage.startSignIn();
+
+    await expect(signInPage.qrCode).toHaveAttribute("data-failed", "true");
+    await expect(signInPage.qrCode).toHaveText("QR code did not load");
+    await expect(signInPage.userCode).toHaveText(/\S/);
+    await expect(signInPage.verificationLink).toHaveAttribute("href", /^http/);
+  });
+
   test("the chat's code failing to download says so, and Try again brings the chat once it can", async ({ page, signInPage, mock, account }) => {
     await signInPage.goto();
     await expect(signInPage.signInButton).toBeEnabled();
