@@ -22,13 +22,16 @@ import { KeyboardShortcutsDialog } from "./keyboard-shortcuts-dialog";
 import { SignOutDialog } from "./sign-in/sign-out-dialog";
 import { OnDemandDialog } from "./ui/on-demand-dialog";
 import { useKeyboardShortcuts } from "./use-keyboard-shortcuts";
-import { VoiceDialog } from "./voice/voice-dialog";
 
 // The search (with its index library) loads when first wanted, not with the chat.
 const searchDialog = onDemand(() => import("./conversations/conversation-search-dialog"));
 /** The search dialog's frame, for its stand-in while it downloads. */
 const SEARCH_FRAME =
   "mx-auto mt-[8vh] mb-auto w-[min(38rem,calc(100vw-1.5rem))] rounded-2xl border border-border bg-card p-0 text-foreground shadow-xl backdrop:bg-black/40";
+// Voice and agent voice (WebRTC, the call's state, the agent's panel) load when the voice dialog first opens.
+const voiceDialog = onDemand(() => import("./voice/voice-dialog"));
+const VOICE_FRAME =
+  "m-0 h-dvh max-h-none w-full max-w-none bg-card text-foreground backdrop:bg-black/40 sm:m-auto sm:h-[min(44rem,90dvh)] sm:max-w-lg sm:rounded-2xl sm:border sm:border-border sm:shadow-xl";
 const CHAT_HEADING_ID = "chat-heading";
 const NEW_CHAT_TITLE = "New chat";
 
@@ -210,13 +213,17 @@ export function ChatWorkspace({
       <UndoToasts deletions={conversations.pendingDeletions} onUndo={conversations.undoRemove} onFocusLost={() => document.getElementById(CHAT_HEADING_ID)?.focus()} />
       <KeyboardShortcutsDialog open={shortcutsOpen} onClose={() => setShortcutsOpen(false)} />
       {voiceOpen && !siwc && (
-        <VoiceDialog
-          onClose={() => setVoiceOpen(false)}
-          onTranscript={(lines, actions) => {
-            if (active) inbox.post(active.id, { type: "append", messages: transcriptToMessages(lines, String(Date.now()), actions) });
-          }}
-          onSignInAgain={onSignInAgain}
-        />
+        <OnDemandDialog part={voiceDialog} label="Voice" failedTitle="Voice did not load" frameClassName={VOICE_FRAME} onClose={() => setVoiceOpen(false)}>
+          {({ VoiceDialog }) => (
+            <VoiceDialog
+              onClose={() => setVoiceOpen(false)}
+              onTranscript={(lines, actions) => {
+                if (active) inbox.post(active.id, { type: "append", messages: transcriptToMessages(lines, String(Date.now()), actions) });
+              }}
+              onSignInAgain={onSignInAgain}
+            />
+          )}
+        </OnDemandDialog>
       )}
     </div>
   );

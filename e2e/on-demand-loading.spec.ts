@@ -1,6 +1,7 @@
 import type { Page, Route } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { ChatPage } from "./pages/chat-page";
+import { VoicePage } from "./pages/voice-page";
 
 const APP_SCRIPTS = "**/_next/static/chunks/**";
 
@@ -52,5 +53,31 @@ test.describe("parts of the page loaded when first used", () => {
     await failure.getByRole("button", { name: "Try again" }).click();
     await expect(chat.searchDialog).toBeVisible();
     await expect(chat.searchInput).toBeFocused();
+  });
+
+  test("voice's code failing to download says so in the voice dialog's place, and Try again opens voice", async ({ page, signedInChat: chat }) => {
+    const voice = new VoicePage(page);
+    const backOnline = await dropConnectionForNewScripts(page);
+    await voice.openButton.click();
+
+    const failure = page.getByTestId("load-failed");
+    await expect(failure).toBeVisible();
+    await expect(failure).toContainText("Voice did not load");
+    await expect(failure.getByRole("button", { name: "Try again" })).toBeFocused();
+    await backOnline();
+    await failure.getByRole("button", { name: "Try again" }).click();
+    await expect(voice.dialog).toBeVisible();
+    await expect(voice.startButton).toBeFocused();
+    await expect(chat.input).toBeVisible();
+  });
+
+  test("Close on a failed download closes the stand-in and gives the focus back", async ({ page, signedInChat: chat }) => {
+    await dropConnectionForNewScripts(page);
+    await chat.searchButton.click();
+    const standIn = page.getByTestId("on-demand-dialog");
+    await expect(standIn.getByTestId("load-failed")).toBeVisible();
+    await standIn.getByRole("button", { name: "Close" }).click();
+    await expect(standIn).toHaveCount(0);
+    await expect(chat.searchButton).toBeFocused();
   });
 });
