@@ -137,7 +137,7 @@ export function ProviderApp({ modelAccess = true, webSearch = true }: { modelAcc
     if (chat.status === "failed") {
       return (
         <AuthLayout>
-          <LoadFailedAlert title="The chat did not load" onRetry={chat.retry} />
+          <LoadFailedAlert title="The chat did not load" onRetry={chat.retry} autoFocus />
         </AuthLayout>
       );
     }

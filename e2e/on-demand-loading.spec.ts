@@ -2,6 +2,7 @@ import type { Page, Route } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { ChatPage } from "./pages/chat-page";
 import { VoicePage } from "./pages/voice-page";
+import { expectedReply } from "./support/mock-replies";
 
 const APP_SCRIPTS = "**/_next/static/chunks/**";
 
@@ -79,5 +80,28 @@ test.describe("parts of the page loaded when first used", () => {
     await standIn.getByRole("button", { name: "Close" }).click();
     await expect(standIn).toHaveCount(0);
     await expect(chat.searchButton).toBeFocused();
+  });
+
+  test("the maths renderer failing to download leaves the answer's maths as written, says so, and Try again renders it", async ({ page, signedInChat: chat }) => {
+    // A first answer without maths: the chat's own code for sending is here before the drop.
+    await chat.sendAndWaitForReply("Hello", expectedReply("Hello"));
+    const backOnline = await dropConnectionForNewScripts(page);
+    await chat.sendAndWaitForReply("Inline $x^2$ here", "here");
+
+    const answer = chat.lastAssistantMessage().getByTestId("answer-text");
+    const failure = answer.getByTestId("load-failed");
+    await expect(failure).toContainText("The maths did not load");
+    await expect(answer).toContainText("x^2");
+    await expect(answer.locator(".katex")).toHaveCount(0);
+    // Unlike a dialog's, this alert does not take the focus: the person may be typing.
+    await expect(failure.getByRole("button", { name: "Try again" })).not.toBeFocused();
+    await backOnline();
+    await failure.getByRole("button", { name: "Try again" }).click();
+    await expect(answer.locator(".katex")).toHaveCount(1);
+    await expect(failure).toHaveCount(0);
+    // The folded reasoning summary, which holds the same maths, renders it too.
+    await chat.lastAssistantMessage().getByTestId("reasoning-summary").locator("summary").click();
+    await expect(chat.lastAssistantMessage().getByTestId("reasoning-summary").locator(".katex")).toHaveCount(1);
+    await expect(chat.lastAssistantMessage().getByTestId("load-failed")).toHaveCount(0);
   });
 });

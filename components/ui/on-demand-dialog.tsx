@@ -45,7 +45,7 @@ export function OnDemandDialog<T>({ part, label, failedTitle, frameClassName, on
         <LoadingStatus />
       ) : (
         <div className="flex flex-col gap-3 p-4">
-          <LoadFailedAlert title={failedTitle} onRetry={state.retry} />
+          <LoadFailedAlert title={failedTitle} onRetry={state.retry} autoFocus />
           <button type="button" onClick={onClose} className={`${secondaryButton} self-end`}>
             Close
           </button>

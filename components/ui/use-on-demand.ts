@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { useEffect, useState, useSyncExternalStore } from "react";
 import type { OnDemand } from "@/lib/client/on-demand";
 
 type OnDemandState<T> =
@@ -9,33 +9,30 @@ type OnDemandState<T> =
   /** The download failed (the connection dropped); `retry` tries again. */
   | { status: "failed"; retry: () => void };
 
+const nothingLoadedOnTheServer = () => undefined;
+
 /**
  * A part loaded on demand, as a screen shows it: loading, ready, or failed with a way to try again.
- * Nothing is downloaded until `wanted` is true; a part already loaded is ready on the first render.
+ * Nothing is downloaded until `wanted` is true; a part already loaded is ready on the first render,
+ * and every screen waiting on it turns ready when any of them has loaded it.
  */
 export function useOnDemand<T>(part: OnDemand<T>, wanted = true): OnDemandState<T> {
-  const [module, setModule] = useState<T | undefined>(() => part.loaded());
+  const loaded = useSyncExternalStore(part.subscribe, part.loaded, nothingLoadedOnTheServer);
   const [attempt, setAttempt] = useState(0);
   const [failedAttempt, setFailedAttempt] = useState(-1);
-  const current = module ?? part.loaded();
 
   useEffect(() => {
-    if (!wanted || current !== undefined) return;
+    if (!wanted || loaded !== undefined) return;
     let active = true;
-    part.load().then(
-      (loaded) => {
-        if (active) setModule(() => loaded);
-      },
-      () => {
-        if (active) setFailedAttempt(attempt);
-      },
-    );
+    part.load().catch(() => {
+      if (active) setFailedAttempt(attempt);
+    });
     return () => {
       active = false;
     };
-  }, [part, wanted, current, attempt]);
+  }, [part, wanted, loaded, attempt]);
 
-  if (current !== undefined) return { status: "ready", module: current };
+  if (loaded !== undefined) return { status: "ready", module: loaded };
   if (failedAttempt === attempt) return { status: "failed", retry: () => setAttempt(attempt + 1) };
   return { status: "loading" };
 }

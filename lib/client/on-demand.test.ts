@@ -28,4 +28,20 @@ describe("onDemand", () => {
     expect(part.loaded()).toBe(partModule);
     expect(importPart).toHaveBeenCalledTimes(2);
   });
+
+  it("tells every subscriber when the module has loaded, not when a download failed, and no longer after unsubscribing", async () => {
+    const importPart = vi.fn<() => Promise<string>>().mockRejectedValueOnce(new Error("Failed to load chunk")).mockResolvedValueOnce("the part");
+    const part = onDemand(importPart);
+    const waiting = vi.fn();
+    const gone = vi.fn();
+    part.subscribe(waiting);
+    const stop = part.subscribe(gone);
+
+    await expect(part.load()).rejects.toThrow();
+    expect(waiting).not.toHaveBeenCalled();
+    stop();
+    await part.load();
+    expect(waiting).toHaveBeenCalledTimes(1);
+    expect(gone).not.toHaveBeenCalled();
+  });
 });

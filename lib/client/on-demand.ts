@@ -1,9 +1,11 @@
 /** A part of the page whose code is downloaded only when it is first used (`import()`). */
 export interface OnDemand<T> {
-  /** Starts the download, or joins the one under way; resolves with the loaded loadedModule. */
+  /** Starts the download, or joins the one under way; resolves with the loaded module. */
   load(): Promise<T>;
-  /** The loadedModule once loaded, else undefined (a screen that has it renders it at once). */
+  /** The module once loaded, else undefined (a screen that has it renders it at once). */
   loaded(): T | undefined;
+  /** Calls `listener` once the module has loaded (for every screen waiting on it); returns the way to stop. */
+  subscribe(listener: () => void): () => void;
 }
 
 /**
@@ -13,10 +15,15 @@ export interface OnDemand<T> {
 export function onDemand<T>(load: () => Promise<T>): OnDemand<T> {
   let pending: Promise<T> | undefined;
   let loadedModule: T | undefined;
+  const listeners = new Set<() => void>();
   return {
     load() {
       pending ??= load().then(
-        (loaded) => (loadedModule = loaded),
+        (loaded) => {
+          loadedModule = loaded;
+          for (const listener of listeners) listener();
+          return loaded;
+        },
         (error: unknown) => {
           pending = undefined;
           throw error;
@@ -25,5 +32,9 @@ export function onDemand<T>(load: () => Promise<T>): OnDemand<T> {
       return pending;
     },
     loaded: () => loadedModule,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
   };
 }
