@@ -104,4 +104,18 @@ test.describe("parts of the page loaded when first used", () => {
     await expect(chat.lastAssistantMessage().getByTestId("reasoning-summary").locator(".katex")).toHaveCount(1);
     await expect(chat.lastAssistantMessage().getByTestId("load-failed")).toHaveCount(0);
   });
+
+  test("the chat's model code failing to download at the first message is a connection problem, and Retry sends the message", async ({ page, signedInChat: chat, mock, account }) => {
+    const backOnline = await dropConnectionForNewScripts(page);
+    await chat.send("Hello there");
+
+    await expect(chat.error).toHaveAttribute("data-error-code", "network_error");
+    await expect(chat.error).toContainText("Check your connection");
+    expect(await mock.responsesRequestsOf(account.accountId)).toHaveLength(0);
+    await backOnline();
+    await chat.retryTurnButton.click();
+    await expect(chat.lastAssistantMessage()).toContainText(expectedReply("Hello there"));
+    await expect(chat.lastAssistantMessage()).toHaveAttribute("data-status", "done");
+    await expect(chat.failedUserMessages).toHaveCount(0);
+  });
 });
