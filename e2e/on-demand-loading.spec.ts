@@ -1,6 +1,8 @@
 import type { Page, Route } from "@playwright/test";
+import { textPdf } from "../test-support/pdf-fixtures";
 import { expect, test } from "./fixtures";
 import { ChatPage } from "./pages/chat-page";
+import { DocumentAttachments } from "./pages/documents";
 import { VoicePage } from "./pages/voice-page";
 import { expectedReply } from "./support/mock-replies";
 
@@ -117,5 +119,34 @@ test.describe("parts of the page loaded when first used", () => {
     await expect(chat.lastAssistantMessage()).toContainText(expectedReply("Hello there"));
     await expect(chat.lastAssistantMessage()).toHaveAttribute("data-status", "done");
     await expect(chat.failedUserMessages).toHaveCount(0);
+  });
+
+  test("export and import code failing to download says so under the list, and the next try works", async ({ page, signedInChat: chat }) => {
+    await chat.sendAndWaitForReply("Keep this", expectedReply("Keep this"));
+    const backOnline = await dropConnectionForNewScripts(page);
+
+    await chat.exportAllButton.click();
+    await expect(chat.importError).toHaveText("Nothing was exported: its code could not be downloaded (the connection may have dropped). Try again.");
+    await chat.importInput.setInputFiles({ name: "backup.json", mimeType: "application/json", buffer: Buffer.from("{}") });
+    await expect(chat.importError).toHaveText("Nothing was imported: its code could not be downloaded (the connection may have dropped). Try again.");
+
+    await backOnline();
+    const backup = await chat.download(() => chat.exportAllButton.click());
+    expect(JSON.parse(backup.text)).toMatchObject({ format: "lwc-chat-backup" });
+    await expect(chat.importError).toHaveCount(0);
+  });
+
+  test("the PDF reader failing to download says so, and attaching the PDF again reads it", async ({ page, signedInChat: chat }) => {
+    test.slow(); // PDF.js is 1.6 MB to download and compile on a busy machine
+    const documents = new DocumentAttachments(page);
+    const report = { name: "report.pdf", mimeType: "application/pdf", buffer: textPdf([["Quarterly report"]]) };
+    const backOnline = await dropConnectionForNewScripts(page);
+    await documents.attach(report);
+    await expect(chat.attachError).toHaveText("The PDF reader could not be downloaded (the connection may have dropped), so “report.pdf” was not attached. Try again.");
+
+    await backOnline();
+    await documents.input.setInputFiles([]);
+    await documents.attach(report);
+    await expect(documents.chip("report.pdf")).toContainText("PDF · 1 page", { timeout: 60_000 });
   });
 });
