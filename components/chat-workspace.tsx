@@ -1,5 +1,7 @@
 "use client";
 
+// First: zod must be told before the AI SDK's modules below build their schemas.
+import "@/lib/client/zod-without-eval";
 import { useCallback, useState, type Ref } from "react";
 import type { ChatUIMessage } from "@/lib/client/chat-turns";
 import { createConversationInbox } from "@/lib/client/conversation-inbox";

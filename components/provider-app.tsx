@@ -15,10 +15,7 @@ import { useOnDemand } from "./ui/use-on-demand";
 // The chat (AI SDK, markdown, highlighting: about 1.6 MB of script) is not part of the sign-in
 // screen, which stays small (`npm run bench` measures it). It is fetched and evaluated while a code
 // is pending, so approving the code does not also wait for the chat's code to download and run.
-const chatWorkspace = onDemand(async () => {
-  await import("@/lib/client/zod-without-eval"); // before the AI SDK builds its zod schemas
-  return import("./chat-workspace");
-});
+const chatWorkspace = onDemand(() => import("./chat-workspace"));
 
 const EXPIRED_MESSAGE = "Codes last 15 minutes. Get a new one and enter it on the ChatGPT page.";
 const SESSION_ENDED_MESSAGE = "Your sign-in is no longer valid (it expired or was signed out elsewhere). Sign in again to continue.";
