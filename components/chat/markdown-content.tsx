@@ -5,14 +5,13 @@ import { defaultComponents, Streamdown, type Components, type ExtraProps } from 
 import { codeHighlighter } from "@/lib/client/code-highlighter";
 import { normalizeMathDelimiters } from "@/lib/client/inline-math";
 import { imageAsLink } from "@/lib/client/markdown-policy";
-import { onDemand } from "@/lib/client/on-demand";
 import { LoadFailedAlert } from "../ui/load-failed-alert";
 import { useOnDemand } from "../ui/use-on-demand";
+import { mathRenderer } from "./math-on-demand";
 
 // Maths: `$$…$$` (inline or as a block) renders with KaTeX; a single `$` stays text, so prices survive.
 // `$x$`, `\(x\)` and `\[x\]` are rewritten to `$$` first where they read as maths (lib/client/inline-math).
 // KaTeX downloads when the first answer with `$$` renders; until then the maths shows as written.
-const mathRenderer = onDemand(() => import("./math-renderer"));
 const PLUGINS_WITHOUT_MATH = { code: codeHighlighter };
 const StreamdownLink = defaultComponents.a;
 /** True inside a link of the answer, where an image must not become a second, nested link. */

@@ -9,15 +9,14 @@ type OnDemandState<T> =
   /** The download failed (the connection dropped); `retry` tries again. */
   | { status: "failed"; retry: () => void };
 
-const nothingLoadedOnTheServer = () => undefined;
-
 /**
  * A part loaded on demand, as a screen shows it: loading, ready, or failed with a way to try again.
  * Nothing is downloaded until `wanted` is true; a part already loaded is ready on the first render,
  * and every screen waiting on it turns ready when any of them has loaded it.
  */
 export function useOnDemand<T>(part: OnDemand<T>, wanted = true): OnDemandState<T> {
-  const loaded = useSyncExternalStore(part.subscribe, part.loaded, nothingLoadedOnTheServer);
+  // The server's render (and hydration) sees the same: a part is loaded only by an import() in this page.
+  const loaded = useSyncExternalStore(part.subscribe, part.loaded, part.loaded);
   const [attempt, setAttempt] = useState(0);
   const [failedAttempt, setFailedAttempt] = useState(-1);
 
