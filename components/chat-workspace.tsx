@@ -1,8 +1,11 @@
 "use client";
 
-import { lazy, Suspense, useCallback, useState, type Ref } from "react";
+// First: zod must be told before the AI SDK's modules below build their schemas.
+import "@/lib/client/zod-without-eval";
+import { useCallback, useState, type Ref } from "react";
 import type { ChatUIMessage } from "@/lib/client/chat-turns";
 import { createConversationInbox } from "@/lib/client/conversation-inbox";
+import { onDemand } from "@/lib/client/on-demand";
 import { transcriptToMessages } from "@/lib/client/realtime-chat-messages";
 import type { SessionUser, SiwcSessionInfo } from "@/lib/client/session-state";
 import { AppHeader } from "./app-header";
@@ -19,12 +22,18 @@ import { useDocumentTitle } from "./conversations/use-document-title";
 import { useSearchShortcut } from "./conversations/use-search-shortcut";
 import { KeyboardShortcutsDialog } from "./keyboard-shortcuts-dialog";
 import { SignOutDialog } from "./sign-in/sign-out-dialog";
+import { OnDemandDialog } from "./ui/on-demand-dialog";
 import { useKeyboardShortcuts } from "./use-keyboard-shortcuts";
-import { VoiceDialog } from "./voice/voice-dialog";
 
 // The search (with its index library) loads when first wanted, not with the chat.
-const loadSearchDialog = () => import("./conversations/conversation-search-dialog");
-const ConversationSearchDialog = lazy(loadSearchDialog);
+const searchDialog = onDemand(() => import("./conversations/conversation-search-dialog"));
+/** The search dialog's frame, for its stand-in while it downloads. */
+const SEARCH_FRAME =
+  "mx-auto mt-[8vh] mb-auto w-[min(38rem,calc(100vw-1.5rem))] rounded-2xl border border-border bg-card p-0 text-foreground shadow-xl backdrop:bg-black/40";
+// Voice and agent voice (WebRTC, the call's state, the agent's panel) load when the voice dialog first opens.
+const voiceDialog = onDemand(() => import("./voice/voice-dialog"));
+const VOICE_FRAME =
+  "m-0 h-dvh max-h-none w-full max-w-none bg-card text-foreground backdrop:bg-black/40 sm:m-auto sm:h-[min(44rem,90dvh)] sm:max-w-lg sm:rounded-2xl sm:border sm:border-border sm:shadow-xl";
 const CHAT_HEADING_ID = "chat-heading";
 const NEW_CHAT_TITLE = "New chat";
 
@@ -128,7 +137,7 @@ export function ChatWorkspace({
       onOpen={(id) => openConversation(id)}
       onNew={() => newChat()}
       onSearch={openSearch}
-      onSearchIntent={() => void loadSearchDialog()}
+      onSearchIntent={() => void searchDialog.load().catch(() => undefined)} // opening it says so if it failed
     />
   );
   const active = conversations.active;
@@ -183,28 +192,40 @@ export function ChatWorkspace({
         </main>
       </div>
       {searchOpen && (
-        <Suspense fallback={null}>
-          <ConversationSearchDialog
-            accountId={user.accountId}
-            loadConversations={conversations.readAll}
-            onOpen={(conversationId, messageId) => {
-              setSearchOpen(false);
-              openConversation(conversationId, messageId);
-            }}
-            onClose={() => setSearchOpen(false)}
-          />
-        </Suspense>
+        <OnDemandDialog
+          part={searchDialog}
+          label="Search conversations"
+          failedTitle="The search did not load"
+          frameClassName={SEARCH_FRAME}
+          onClose={() => setSearchOpen(false)}
+        >
+          {({ default: ConversationSearchDialog }) => (
+            <ConversationSearchDialog
+              accountId={user.accountId}
+              loadConversations={conversations.readAll}
+              onOpen={(conversationId, messageId) => {
+                setSearchOpen(false);
+                openConversation(conversationId, messageId);
+              }}
+              onClose={() => setSearchOpen(false)}
+            />
+          )}
+        </OnDemandDialog>
       )}
       <UndoToasts deletions={conversations.pendingDeletions} onUndo={conversations.undoRemove} onFocusLost={() => document.getElementById(CHAT_HEADING_ID)?.focus()} />
       <KeyboardShortcutsDialog open={shortcutsOpen} onClose={() => setShortcutsOpen(false)} />
       {voiceOpen && !siwc && (
-        <VoiceDialog
-          onClose={() => setVoiceOpen(false)}
-          onTranscript={(lines, actions) => {
-            if (active) inbox.post(active.id, { type: "append", messages: transcriptToMessages(lines, String(Date.now()), actions) });
-          }}
-          onSignInAgain={onSignInAgain}
-        />
+        <OnDemandDialog part={voiceDialog} label="Voice" failedTitle="Voice did not load" frameClassName={VOICE_FRAME} onClose={() => setVoiceOpen(false)}>
+          {({ VoiceDialog }) => (
+            <VoiceDialog
+              onClose={() => setVoiceOpen(false)}
+              onTranscript={(lines, actions) => {
+                if (active) inbox.post(active.id, { type: "append", messages: transcriptToMessages(lines, String(Date.now()), actions) });
+              }}
+              onSignInAgain={onSignInAgain}
+            />
+          )}
+        </OnDemandDialog>
       )}
     </div>
   );

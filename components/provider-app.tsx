@@ -1,42 +1,21 @@
 "use client";
 
-import dynamic from "next/dynamic";
 import { useEffect, useRef } from "react";
+import { onDemand } from "@/lib/client/on-demand";
 import { describeSessionErrorCode } from "@/lib/client/session-error";
 import { useProviderSession } from "@/lib/client/use-provider-session";
 import { AuthLayout } from "./sign-in/auth-layout";
 import { DeviceCodePanel } from "./sign-in/device-code-panel";
 import { LoginEndState } from "./sign-in/login-end-state";
 import { ModelAccessOff, SignInScreen } from "./sign-in/sign-in-screen";
+import { LoadFailedAlert } from "./ui/load-failed-alert";
+import { LoadingStatus } from "./ui/loading-status";
+import { useOnDemand } from "./ui/use-on-demand";
 
 // The chat (AI SDK, markdown, highlighting: about 1.6 MB of script) is not part of the sign-in
 // screen, which stays small (`npm run bench` measures it). It is fetched and evaluated while a code
 // is pending, so approving the code does not also wait for the chat's code to download and run.
-let chatWorkspaceModule: Promise<typeof import("./chat-workspace").ChatWorkspace> | undefined;
-function loadChatWorkspace() {
-  chatWorkspaceModule ??= (async () => {
-    await import("@/lib/client/zod-without-eval"); // before the AI SDK builds its zod schemas
-    return (await import("./chat-workspace")).ChatWorkspace;
-  })().catch((error: unknown) => {
-    chatWorkspaceModule = undefined; // a failed download is tried again by the next load
-    throw error;
-  });
-  return chatWorkspaceModule;
-}
-
-const ChatWorkspace = dynamic(loadChatWorkspace, {
-  ssr: false,
-  loading: () => <LoadingStatus />,
-});
-
-function LoadingStatus() {
-  return (
-    <div role="status" className="flex items-center justify-center gap-3 py-16 text-sm text-muted-foreground">
-      <span aria-hidden="true" className="size-4 animate-spin rounded-full border-2 border-border border-t-foreground motion-reduce:animate-none" />
-      Loading…
-    </div>
-  );
-}
+const chatWorkspace = onDemand(() => import("./chat-workspace"));
 
 const EXPIRED_MESSAGE = "Codes last 15 minutes. Get a new one and enter it on the ChatGPT page.";
 const SESSION_ENDED_MESSAGE = "Your sign-in is no longer valid (it expired or was signed out elsewhere). Sign in again to continue.";
@@ -118,8 +97,9 @@ export function ProviderApp({ modelAccess = true, webSearch = true }: { modelAcc
   const { headingRef, userAction } = useFocusHeadingOnScreenChange(screen);
 
   useEffect(() => {
-    if (screen === "pending") loadChatWorkspace().catch(() => undefined); // the chat's own load reports a failure
+    if (screen === "pending") chatWorkspace.load().catch(() => undefined); // the chat's own load reports a failure
   }, [screen]);
+  const chat = useOnDemand(chatWorkspace, screen === "chat");
   const signIn = userAction(session.signIn);
   const signOut = userAction(session.signOut);
   const { continueWithChatGPT, signInOptions } = session;
@@ -150,6 +130,15 @@ export function ProviderApp({ modelAccess = true, webSearch = true }: { modelAcc
   }
 
   if (screen === "chat" && session.user) {
+    if (chat.status === "loading") return <LoadingStatus />;
+    if (chat.status === "failed") {
+      return (
+        <AuthLayout>
+          <LoadFailedAlert title="The chat did not load" onRetry={chat.retry} autoFocus />
+        </AuthLayout>
+      );
+    }
+    const { ChatWorkspace } = chat.module;
     return (
       <ChatWorkspace
         user={session.user}

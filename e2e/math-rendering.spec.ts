@@ -15,6 +15,8 @@ for (const width of [390, 1280]) {
       await expect(answer.locator(".katex-display")).toHaveCount(0);
       await expect(answer.locator("p", { has: page.locator(".katex") })).toContainText("in a sentence");
       await expect(answer.locator(".katex").first()).toBeVisible();
+      // KaTeX's stylesheet came with the renderer (it downloads when maths first shows): the MathML copy is hidden.
+      await expect(answer.locator(".katex-mathml").first()).toHaveCSS("position", "absolute");
       // KaTeX's MathML copy carries the source, so the maths is what was written.
       await expect(answer.locator('.katex annotation[encoding="application/x-tex"]').first()).toHaveText("x^2 + y^2");
       await expect(answer.locator('.katex annotation[encoding="application/x-tex"]').last()).toHaveText("\\frac{a}{b}");

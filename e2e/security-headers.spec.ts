@@ -35,7 +35,7 @@ test("pages carry a nonce CSP and the fixed security headers", async ({ page }) 
   expect(again).not.toBe(csp);
 });
 
-test("signing in and a streamed markdown reply with code run without a single CSP violation", async ({ page, signInPage, mock, account, chatPage }) => {
+test("signing in and a streamed markdown reply with code and maths run without a single CSP violation", async ({ page, signInPage, mock, account, chatPage }) => {
   const violations = await watchCspViolations(page);
   await signInPage.goto();
   const userCode = await signInPage.startSignIn();
@@ -49,6 +49,8 @@ test("signing in and a streamed markdown reply with code run without a single CS
     "| a | b |\n|---|---|\n| 1 | 2 |",
     "",
     "```js\nconst answer = 42;\n```",
+    "",
+    "And maths: $$x^2$$",
   ].join("\n");
   await chatPage.send(message);
   const reply = chatPage.lastAssistantMessage();
@@ -56,6 +58,8 @@ test("signing in and a streamed markdown reply with code run without a single CS
   await expect(reply.locator('[data-streamdown="strong"]', { hasText: "bold" }).last()).toBeVisible();
   await expect(reply.locator('[data-streamdown="table"]')).toBeVisible();
   await expect(reply.locator('[data-streamdown="code-block"]', { hasText: "const answer = 42;" })).toBeVisible();
+  // KaTeX and its stylesheet download when maths first shows, under the same policy.
+  await expect(reply.getByTestId("answer-text").locator(".katex")).toHaveCount(1);
   expect(violations).toEqual([]);
 });
 

@@ -1,16 +1,18 @@
 "use client";
 
-import { createContext, useContext, type ComponentProps } from "react";
-import { math } from "@streamdown/math";
+import { createContext, useContext, useMemo, type ComponentProps } from "react";
 import { defaultComponents, Streamdown, type Components, type ExtraProps } from "streamdown";
-import "katex/dist/katex.min.css";
 import { codeHighlighter } from "@/lib/client/code-highlighter";
 import { normalizeMathDelimiters } from "@/lib/client/inline-math";
 import { imageAsLink } from "@/lib/client/markdown-policy";
+import { LoadFailedAlert } from "../ui/load-failed-alert";
+import { useOnDemand } from "../ui/use-on-demand";
+import { mathRenderer } from "./math-on-demand";
 
 // Maths: `$$…$$` (inline or as a block) renders with KaTeX; a single `$` stays text, so prices survive.
 // `$x$`, `\(x\)` and `\[x\]` are rewritten to `$$` first where they read as maths (lib/client/inline-math).
-const PLUGINS = { code: codeHighlighter, math };
+// KaTeX downloads when the first answer with `$$` renders; until then the maths shows as written.
+const PLUGINS_WITHOUT_MATH = { code: codeHighlighter };
 const StreamdownLink = defaultComponents.a;
 /** True inside a link of the answer, where an image must not become a second, nested link. */
 const InsideLink = createContext(false);
@@ -53,17 +55,24 @@ const COMPONENTS: Components = { a: LinkWithContext, img: ImageAsLink, source: N
  * Link safety stays on (Streamdown's default): a link opens only after a prompt that shows its URL.
  */
 export function MarkdownContent({ text, streaming, className = "" }: { text: string; streaming: boolean; className?: string }) {
+  const markdown = normalizeMathDelimiters(text);
+  const maths = useOnDemand(mathRenderer, markdown.includes("$$"));
+  const math = maths.status === "ready" ? maths.module.math : undefined;
+  const plugins = useMemo(() => (math ? { ...PLUGINS_WITHOUT_MATH, math } : PLUGINS_WITHOUT_MATH), [math]);
   return (
-    <Streamdown
-      className={`lwc-markdown ${className}`}
-      mode={streaming ? "streaming" : "static"}
-      isAnimating={streaming}
-      caret={streaming ? "block" : undefined}
-      plugins={PLUGINS}
-      components={COMPONENTS}
-      controls={{ code: true, table: true, mermaid: false }}
-    >
-      {normalizeMathDelimiters(text)}
-    </Streamdown>
+    <>
+      <Streamdown
+        className={`lwc-markdown ${className}`}
+        mode={streaming ? "streaming" : "static"}
+        isAnimating={streaming}
+        caret={streaming ? "block" : undefined}
+        plugins={plugins}
+        components={COMPONENTS}
+        controls={{ code: true, table: true, mermaid: false }}
+      >
+        {markdown}
+      </Streamdown>
+      {maths.status === "failed" && <LoadFailedAlert title="The maths did not load, so it shows as written" onRetry={maths.retry} />}
+    </>
   );
 }

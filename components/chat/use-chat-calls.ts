@@ -1,10 +1,10 @@
 "use client";
 
-import { useCallback, useMemo, useState, useSyncExternalStore } from "react";
+import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from "react";
 import { usageShown } from "@/lib/client/chat-chrome";
 import type { ChatErrorInfo } from "@/lib/client/chat-error";
-import { createProviderProxy } from "@/lib/client/provider-proxy";
-import { ProxyChatTransport } from "@/lib/client/proxy-chat-transport";
+import { createOnDemandChatTransport } from "@/lib/client/on-demand-chat-transport";
+import { createProxyClient } from "@/lib/client/proxy-client";
 import { emptyResponseMetadata } from "@/lib/client/response-metadata-store";
 import type { SiwcSessionInfo } from "@/lib/client/session-state";
 import { useChatSettings } from "./use-chat-settings";
@@ -25,11 +25,17 @@ interface ChatCallsOptions {
  * latest turn's failure, and the usage and Fast fallback the replies' headers reported.
  */
 export function useChatCalls({ siwc, webSearchAvailable, onSessionLost }: ChatCallsOptions) {
-  const provider = useMemo(() => createProviderProxy(), []);
-  const transport = useMemo(() => new ProxyChatTransport({ provider }), [provider]);
-  const modelList = useModelList(provider, onSessionLost);
+  const client = useMemo(() => createProxyClient(), []);
+  const transport = useMemo(() => createOnDemandChatTransport(client), [client]);
+  // The model code downloads when the person starts writing (any input on the page), not with the chat.
+  useEffect(() => {
+    const preload = () => transport.preload();
+    document.addEventListener("input", preload, { capture: true, once: true });
+    return () => document.removeEventListener("input", preload, { capture: true });
+  }, [transport]);
+  const modelList = useModelList(client, onSessionLost);
   const settings = useChatSettings(modelList.models);
-  const metadata = useSyncExternalStore(provider.responseMetadata.subscribe, provider.responseMetadata.getSnapshot, emptyResponseMetadata);
+  const metadata = useSyncExternalStore(client.responseMetadata.subscribe, client.responseMetadata.getSnapshot, emptyResponseMetadata);
   const [dismissedFallbackReply, setDismissedFallbackReply] = useState(-1);
   const [latestFailure, setLatestFailure] = useState<ChatErrorInfo | undefined>(undefined);
   const [imageMode, setImageMode] = useState(false);
@@ -52,8 +58,8 @@ export function useChatCalls({ siwc, webSearchAvailable, onSessionLost }: ChatCa
   /** A new chat starts without the last one's failure and Fast notice. */
   const forgetLatest = useCallback(() => {
     setLatestFailure(undefined);
-    provider.responseMetadata.clearFallback();
-  }, [provider]);
+    client.responseMetadata.clearFallback();
+  }, [client]);
 
   return {
     transport,

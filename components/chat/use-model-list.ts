@@ -1,7 +1,8 @@
 "use client";
 
 import { useCallback, useEffect, useState } from "react";
-import type { ModelDetails, ProviderProxy } from "@/lib/client/provider-proxy";
+import type { ModelDetails } from "@/lib/client/provider-proxy";
+import type { ProxyClient } from "@/lib/client/proxy-client";
 import { isProviderProxyError, type ProviderProxyError } from "@/lib/client/provider-proxy-error";
 
 /**
@@ -26,7 +27,7 @@ export interface ModelList {
 }
 
 /** Loads the account's models once; a 401 means the session is gone, which the caller handles. */
-export function useModelList(provider: ProviderProxy, onSignedOut: () => void): ModelList {
+export function useModelList(client: ProxyClient, onSignedOut: () => void): ModelList {
   const [models, setModels] = useState<ModelDetails[]>([]);
   const [status, setStatus] = useState<ModelList["status"]>("loading");
   const [error, setError] = useState<string | null>(null);
@@ -34,7 +35,7 @@ export function useModelList(provider: ProviderProxy, onSignedOut: () => void): 
 
   useEffect(() => {
     const controller = new AbortController();
-    provider
+    client
       .listModelDetails({ signal: controller.signal })
       .then((list) => {
         setModels(list);
@@ -51,7 +52,7 @@ export function useModelList(provider: ProviderProxy, onSignedOut: () => void): 
         setError(isProviderProxyError(caught) ? describeModelsFailure(caught) : "Couldn't load your models. Check your connection.");
       });
     return () => controller.abort();
-  }, [provider, onSignedOut, attempt]);
+  }, [client, onSignedOut, attempt]);
 
   const retry = useCallback(() => {
     setStatus("loading");

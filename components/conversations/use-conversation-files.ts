@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { onDemand } from "@/lib/client/on-demand";
 import type { Conversations } from "./use-conversations";
 import type { ExportKind } from "./conversation-list";
 
@@ -24,17 +25,20 @@ function saveFile(name: string, text: string, type: string): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-/**
- * Export (one conversation as Markdown or JSON, all as one backup) and Import, all in the browser.
- * The file code (lib/client/conversation-export, -import with its zod schemas) loads on first use.
- */
+// The file code (lib/client/conversation-export, -import with its zod schemas) loads on first use.
+const exportCode = onDemand(() => import("@/lib/client/conversation-export"));
+const importCode = onDemand(() => import("@/lib/client/conversation-import"));
+const NOT_DOWNLOADED = "its code could not be downloaded (the connection may have dropped). Try again.";
+
+/** Export (one conversation as Markdown or JSON, all as one backup) and Import, all in the browser. */
 export function useConversationFiles(conversations: Conversations) {
   const [notice, setNotice] = useState<FileNotice | null>(null);
   const fail = (text: string) => setNotice({ kind: "error", text });
 
   const exportOne = async (id: string, kind: ExportKind) => {
     setNotice(null);
-    const [files, conversation] = await Promise.all([import("@/lib/client/conversation-export"), conversations.read(id)]);
+    const [files, conversation] = await Promise.all([exportCode.load().catch(() => null), conversations.read(id)]);
+    if (!files) return fail(`Nothing was exported: ${NOT_DOWNLOADED}`);
     if (!conversation) return fail("That conversation could not be read from this browser.");
     if (kind === "markdown") saveFile(files.fileNameFor(conversation.title, "md"), files.conversationMarkdown(conversation), "text/markdown");
     else saveFile(files.fileNameFor(conversation.title, "json"), JSON.stringify(files.conversationFile(conversation, new Date()), null, 2), "application/json");
@@ -42,14 +46,17 @@ export function useConversationFiles(conversations: Conversations) {
 
   const exportAll = async () => {
     setNotice(null);
-    const [files, all] = await Promise.all([import("@/lib/client/conversation-export"), conversations.readAll()]);
+    const [files, all] = await Promise.all([exportCode.load().catch(() => null), conversations.readAll()]);
+    if (!files) return fail(`Nothing was exported: ${NOT_DOWNLOADED}`);
     const now = new Date();
     saveFile(files.backupFileName(now), JSON.stringify(files.backupFile(all, now), null, 2), "application/json");
   };
 
   const importFile = async (file: File) => {
     setNotice(null);
-    const { MAX_IMPORT_BYTES, importSummary, parseImportFile, planImport } = await import("@/lib/client/conversation-import");
+    const code = await importCode.load().catch(() => null);
+    if (!code) return fail(`Nothing was imported: ${NOT_DOWNLOADED}`);
+    const { MAX_IMPORT_BYTES, importSummary, parseImportFile, planImport } = code;
     if (file.size > MAX_IMPORT_BYTES) return fail(`This file is larger than ${MAX_IMPORT_BYTES / 1024 / 1024} MB. Nothing was imported.`);
     let text: string;
     try {

@@ -134,7 +134,9 @@ export async function readDocument(file: File): Promise<AttachedDocument> {
   const bytes = new Uint8Array(await file.arrayBuffer());
   if (kind === "text") return { name: file.name, kind, text: checkDocumentText(file.name, kind, decodeTextFile(file.name, bytes)) };
   // PDF.js is large: it is loaded only now, when a PDF is attached.
-  const { extractPdfText } = await import("./pdf-text");
+  const { extractPdfText } = await import("./pdf-text").catch(() => {
+    throw new DocumentProblem(`The PDF reader could not be downloaded (the connection may have dropped), so “${file.name}” was not attached. Try again.`);
+  });
   const { text, pages } = await extractPdfText(file.name, bytes);
   return { name: file.name, kind, pages, text: checkDocumentText(file.name, kind, text) };
 }

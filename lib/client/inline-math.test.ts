@@ -1,6 +1,7 @@
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { mathRenderer } from "@/components/chat/math-on-demand";
 import { MarkdownContent } from "@/components/chat/markdown-content";
 import { normalizeMathDelimiters } from "./inline-math";
 
@@ -54,20 +55,32 @@ describe("normalizeMathDelimiters", () => {
 });
 
 describe("MarkdownContent maths", () => {
-  it("renders inline $…$ and \\(…\\) with KaTeX, inline like block maths", () => {
-    const html = render("Inline $x^2$ and \\(\\frac{a}{b}\\) in a sentence.");
-    expect(mathCount(html)).toBe(2);
-    expect(html).not.toContain("katex-display");
-    expect(html).toContain("in a sentence.");
-  });
-
-  it("renders \\[…\\] as display maths", () => {
-    expect(render("Before\n\n\\[\nE = mc^2\n\\]\n\nafter")).toContain("katex-display");
-  });
-
-  it("keeps prices as plain text", () => {
-    const html = render("It costs $5 and $10, or $5-$10 with tax.");
+  it("shows the maths as written until the renderer has downloaded, then renders it", async () => {
+    const html = render("Inline $x^2$ here.");
     expect(mathCount(html)).toBe(0);
-    expect(html).toContain("It costs $5 and $10, or $5-$10 with tax.");
+    expect(html).toContain("Inline $$x^2$$ here.");
+    await mathRenderer.load();
+    expect(mathCount(render("Inline $x^2$ here."))).toBe(1);
+  });
+
+  describe("with the renderer downloaded", () => {
+    beforeAll(() => mathRenderer.load());
+
+    it("renders inline $…$ and \\(…\\) with KaTeX, inline like block maths", () => {
+      const html = render("Inline $x^2$ and \\(\\frac{a}{b}\\) in a sentence.");
+      expect(mathCount(html)).toBe(2);
+      expect(html).not.toContain("katex-display");
+      expect(html).toContain("in a sentence.");
+    });
+
+    it("renders \\[…\\] as display maths", () => {
+      expect(render("Before\n\n\\[\nE = mc^2\n\\]\n\nafter")).toContain("katex-display");
+    });
+
+    it("keeps prices as plain text", () => {
+      const html = render("It costs $5 and $10, or $5-$10 with tax.");
+      expect(mathCount(html)).toBe(0);
+      expect(html).toContain("It costs $5 and $10, or $5-$10 with tax.");
+    });
   });
 });

@@ -1,128 +1,38 @@
 import { createOpenAI } from "@ai-sdk/openai";
-import { z } from "zod";
-import { providerProxyErrorFromResponse, ProviderProxyError } from "./provider-proxy-error";
-import { createResponseMetadataStore, type ResponseMetadataStore } from "./response-metadata-store";
-import { normalizeBasePath } from "./base-path";
+import { createProxyClient, type ProviderProxyOptions, type ProxyClient } from "./proxy-client";
 import type { ModelDetails } from "@/lib/upstream/models";
 
-export type { ModelDetails };
-
-export interface ProviderProxyOptions {
-  /** Where the session service is mounted. Relative paths resolve against the page. Default `/api/provider`. */
-  basePath?: string;
-  /** The fetch to send requests with (default: the global fetch). Credentials are always included. */
-  fetch?: typeof fetch;
-  /** Extra headers sent with every call. */
-  headers?: Record<string, string>;
-}
+export type { ModelDetails, ProviderProxyOptions };
 
 type ResponsesModel = ReturnType<ReturnType<typeof createOpenAI>["responses"]>;
 
-export interface ProviderProxy {
+export interface ProviderProxy extends Omit<ProxyClient, "fetch"> {
   /** The Responses-API model for a slug; requests stream through `{basePath}/responses`. */
   (modelId: string): ResponsesModel;
   responses(modelId: string): ResponsesModel;
-  /** GET `{basePath}/models`: the slugs the signed-in account can use. Throws ProviderProxyError (401 = signed out). */
-  listModels(options?: { signal?: AbortSignal }): Promise<string[]>;
-  /**
-   * The same call, with what the server says about each model (the `modelDetails` extension):
-   * names, reasoning efforts, service tiers, input modalities, and `unavailable` for a model the
-   * account has that this server cannot use yet (listed, so a picker can say why). A server without
-   * the extension yields entries that only know their slug.
-   */
-  listModelDetails(options?: { signal?: AbortSignal }): Promise<ModelDetails[]>;
-  /** Usage and fast-tier fallback headers of the latest /responses replies. */
-  readonly responseMetadata: ResponseMetadataStore;
-  readonly basePath: string;
 }
 
-const modelDetailsSchema = z.object({
-  slug: z.string(),
-  displayName: z.string(),
-  reasoningEfforts: z.array(z.string()),
-  defaultReasoningEffort: z.string().optional(),
-  serviceTiers: z.array(z.string()),
-  inputModalities: z.array(z.string()),
-  unavailable: z
-    .object({ reason: z.literal("client_version_outdated"), minimalClientVersion: z.string(), message: z.string() })
-    .optional(),
-});
-
-const modelListSchema = z.object({ models: z.array(z.string()), modelDetails: z.array(modelDetailsSchema).optional() });
-
-/** A model the server described only by its slug: no limits known, so nothing is hidden. */
-function slugOnlyDetails(slug: string): ModelDetails {
-  return { slug, displayName: slug, reasoningEfforts: [], serviceTiers: [], inputModalities: ["text"] };
-}
-
-function requestUrl(input: RequestInfo | URL): string {
-  if (typeof input === "string") return input;
-  if (input instanceof URL) return input.href;
-  return input.url;
+/** The AI SDK provider over a proxy client (its fetch, model list and usage headers). */
+export function providerProxyFor(client: ProxyClient): ProviderProxy {
+  // The dummy API key only satisfies the OpenAI provider; the client's fetch removes the
+  // Authorization header it produces before the request leaves.
+  const openai = createOpenAI({ baseURL: client.basePath, apiKey: "session-cookie", fetch: client.fetch });
+  const provider = ((modelId: string) => openai.responses(modelId)) as ProviderProxy;
+  Object.assign(provider, {
+    responses: (modelId: string) => openai.responses(modelId),
+    listModels: client.listModels,
+    listModelDetails: client.listModelDetails,
+    responseMetadata: client.responseMetadata,
+    basePath: client.basePath,
+  });
+  return provider;
 }
 
 /**
  * An AI SDK provider whose Responses model talks to our session service instead of OpenAI.
  * The browser never holds a provider token: the session cookie identifies the login, and the
- * server injects the credentials. The dummy API key only satisfies the OpenAI provider; the
- * Authorization header it produces is removed before the request leaves.
+ * server injects the credentials.
  */
 export function createProviderProxy(options: ProviderProxyOptions = {}): ProviderProxy {
-  const basePath = normalizeBasePath(options.basePath);
-  const baseFetch = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
-  const responseMetadata = createResponseMetadataStore();
-
-  const sessionFetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
-    const headers = new Headers(init?.headers);
-    headers.delete("authorization");
-    for (const [name, value] of Object.entries(options.headers ?? {})) {
-      if (!headers.has(name)) headers.set(name, value);
-    }
-    const response = await baseFetch(input, { ...init, headers, credentials: "include" });
-    if (requestUrl(input).endsWith("/responses")) responseMetadata.record(response.headers);
-    return response;
-  };
-
-  const openai = createOpenAI({
-    baseURL: basePath,
-    apiKey: "session-cookie",
-    fetch: sessionFetch,
-  });
-
-  const listModelDetails = async (listOptions: { signal?: AbortSignal } = {}): Promise<ModelDetails[]> => {
-    const response = await sessionFetch(`${basePath}/models`, {
-      method: "GET",
-      headers: { accept: "application/json" },
-      signal: listOptions.signal,
-    });
-    if (!response.ok) throw await providerProxyErrorFromResponse(response);
-    const parsed = modelListSchema.safeParse(await response.json().catch(() => null));
-    if (!parsed.success) {
-      throw new ProviderProxyError({
-        status: response.status,
-        code: "invalid_models_response",
-        message: "The model list had an unexpected shape.",
-      });
-    }
-    const { models, modelDetails } = parsed.data;
-    if (!modelDetails) return models.map(slugOnlyDetails);
-    // The usable models, plus the ones the server marks unavailable, in the server's order.
-    const usable = new Set(models);
-    const described = modelDetails.filter((model) => usable.has(model.slug) || model.unavailable);
-    const missing = models.filter((slug) => !described.some((model) => model.slug === slug)).map(slugOnlyDetails);
-    return [...described, ...missing];
-  };
-
-  const listModels = async (listOptions: { signal?: AbortSignal } = {}): Promise<string[]> =>
-    (await listModelDetails(listOptions)).filter((model) => !model.unavailable).map((model) => model.slug);
-
-  const provider = ((modelId: string) => openai.responses(modelId)) as ProviderProxy;
-  Object.assign(provider, {
-    responses: (modelId: string) => openai.responses(modelId),
-    listModels,
-    listModelDetails,
-    responseMetadata,
-    basePath,
-  });
-  return provider;
+  return providerProxyFor(createProxyClient(options));
 }
