@@ -10,10 +10,10 @@ import type { KeyValueStore } from "@/lib/stores/types";
 import { resolveUpstreamConfig } from "@/lib/upstream/config";
 import { INSTRUCTIONS_MODES, type InstructionsMode } from "@/lib/upstream/responses";
 import type { UpstreamConfig } from "@/lib/upstream/types";
-import { clientAddressOf, DEFAULT_TRUSTED_PROXY_HOPS } from "./client-address";
+import { clientAddressOf, DEFAULT_TRUSTED_PROXY_HOPS } from "./http/client-address";
 import { consoleLogger, type Logger } from "@/lib/logger";
-import { resolveRealtimeOptions, type RealtimeOptions, type ResolvedRealtimeOptions } from "./realtime-options";
-import { resolveSecrets } from "./session-seal";
+import { resolveRealtimeOptions, type RealtimeOptions, type ResolvedRealtimeOptions } from "./voice/options";
+import { resolveSecrets } from "./session/seal";
 import {
   DEFAULT_SIWC_AGENT_NAME,
   DEFAULT_SIWC_API_BASE,

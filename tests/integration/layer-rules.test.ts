@@ -73,7 +73,7 @@ describe("layer rules", () => {
   it("the logger sits below lib/server and agent voice: it imports nothing of ours, and agent voice never imports lib/server", async () => {
     expect(await layerErrors("lib/logger.ts", 'export * from "./server/json";')).toHaveLength(1);
     expect(await layerErrors("lib/error-codes.ts", 'export * from "./server/json";')).toHaveLength(1);
-    expect(await layerErrors("lib/agent-voice/some.ts", 'export * from "@/lib/server/json";')).toHaveLength(1);
+    expect(await layerErrors("lib/agent-voice/some.ts", 'export * from "@/lib/server/http/json";')).toHaveLength(1);
     expect(await layerErrors("lib/agent-voice/some.ts", 'export * from "@/lib/logger";\nexport * from "../stores/types";')).toEqual([]);
   });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { sessionKey } from "@/lib/server/session-store";
+import { sessionKey } from "@/lib/server/session/store";
 import { createEvidence, findLeakedTokens, sameLogin, signIn, startHarness, type Harness } from "./harness";
 
 const evidence = createEvidence();

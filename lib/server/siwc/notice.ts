@@ -1,8 +1,8 @@
 import "server-only";
 import type { ServerContext } from "../context";
-import { errorResponse } from "../json";
-import type { RouteHandler } from "../router";
-import type { SessionManager } from "../session-manager";
+import { errorResponse } from "../http/json";
+import type { RouteHandler } from "../http/router";
+import type { SessionManager } from "../session/manager";
 import type { SiwcClient } from "./client";
 
 /**

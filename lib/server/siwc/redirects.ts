@@ -1,6 +1,6 @@
 import "server-only";
 import { APP_BASE_PATH } from "@/lib/client/base-path";
-import { NO_STORE } from "../json";
+import { NO_STORE } from "../http/json";
 import type { SiwcErrorCode } from "./messages";
 
 /** A redirect with no body; `setCookie` values are appended. */

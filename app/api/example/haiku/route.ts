@@ -1,8 +1,8 @@
 import { APICallError, generateText } from "ai";
 import { z } from "zod";
 import { providerHandler } from "@/lib/provider-app";
-import { readBodyWithLimit } from "@/lib/server/body-limit";
-import { checkOrigin } from "@/lib/server/csrf";
+import { readBodyWithLimit } from "@/lib/server/http/body-limit";
+import { checkOrigin } from "@/lib/server/http/csrf";
 import { describeErrorForLog, LOG_PREFIX } from "@/lib/logger";
 import { createSessionProvider, listSessionModels } from "@/lib/server/session-provider";
 

@@ -1,9 +1,9 @@
 import "server-only";
 import { describeUpstreamFailure, isCloudflareChallenge, pickUsageHeaders } from "@/lib/upstream/backend";
 import { classifyModelRefusal, type ModelRefusal } from "@/lib/upstream/model-refusal";
-import { errorResponse } from "./json";
+import { errorResponse } from "../http/json";
 import { identifierOrUndefined, LOG_PREFIX, type Logger } from "@/lib/logger";
-import { bodyForLog } from "./upstream-log";
+import { bodyForLog } from "../http/upstream-log";
 
 
 interface UsageLimit {

@@ -1,7 +1,7 @@
 import "server-only";
-import { constantTimeEquals } from "./constant-time";
-import { randomId } from "./encoding";
-import type { MovedRecord, PendingRecord } from "./session-record";
+import { constantTimeEquals } from "../http/constant-time";
+import { randomId } from "../http/encoding";
+import type { MovedRecord, PendingRecord } from "./record";
 
 /**
  * The login nonce: our page's protection against a pending cookie planted in the browser (by a

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createSealer, resolveSecrets } from "./session-seal";
+import { createSealer, resolveSecrets } from "./seal";
 
 const OLD = "old-secret-".padEnd(36, "o");
 const NEW = "new-secret-".padEnd(36, "n");

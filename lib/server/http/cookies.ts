@@ -1,7 +1,7 @@
 import "server-only";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { fromBase64Url, toBase64Url } from "./encoding";
-import type { ResolvedCookieOptions } from "./options";
+import type { ResolvedCookieOptions } from "../options";
 import { isSecureRequest } from "./request-origin";
 
 /** Session ids are 32 random bytes, base64url (43 characters). */

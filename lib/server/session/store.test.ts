@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createMemoryStore } from "@/lib/stores/memory-store";
-import type { AuthenticatedRecord } from "./session-record";
-import { createSealer } from "./session-seal";
-import { createSessionStore } from "./session-store";
+import type { AuthenticatedRecord } from "./record";
+import { createSealer } from "./seal";
+import { createSessionStore } from "./store";
 
 const SECRET = "session-store-test-secret-0123456789abcdef";
 

@@ -1,7 +1,7 @@
 import "server-only";
 import type { ApiErrorCode } from "@/lib/error-codes";
-import type { PendingRecord, SessionRecord } from "./session-record";
-import type { SignInMethod } from "./siwc/config";
+import type { PendingRecord, SessionRecord } from "./record";
+import type { SignInMethod } from "../siwc/config";
 
 /**
  * The sign-ins this server offers to this request: `methods` in order; `siwc` only when SIWC is on,

@@ -1,6 +1,6 @@
 import "server-only";
 import { REASONING_EFFORTS, SERVICE_TIERS, type ReasoningEffort, type ServiceTier } from "@/lib/upstream/types";
-import { errorResponse } from "./json";
+import { errorResponse } from "../http/json";
 
 const SERVICE_TIER_HEADER = "x-login-with-provider-service-tier";
 const REASONING_EFFORT_HEADER = "x-login-with-provider-reasoning-effort";

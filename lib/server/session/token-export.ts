@@ -1,8 +1,8 @@
 import "server-only";
 import { ProviderAuthError, isRefreshTokenInvalid } from "@/lib/upstream/errors";
-import type { ServerContext } from "./context";
-import { isAuthenticated } from "./session-record";
-import type { SessionManager } from "./session-manager";
+import type { ServerContext } from "../context";
+import { isAuthenticated } from "./record";
+import type { SessionManager } from "./manager";
 
 export interface ExportedTokens {
   accessToken: string;

@@ -1,6 +1,6 @@
 import "server-only";
 import { sealData, unsealData } from "iron-session";
-import { randomId } from "./encoding";
+import { randomId } from "../http/encoding";
 import { LOG_PREFIX, type Logger } from "@/lib/logger";
 
 /** iron-session's own minimum, and ours for the cookie HMAC key. */

@@ -8,15 +8,15 @@ import { readBoundedText } from "@/lib/upstream/http";
 import { classifySiwcHttpFailure, siwcRequestId, type SiwcFailure } from "@/lib/upstream/siwc-errors";
 import { postSiwcResponses } from "@/lib/upstream/siwc-responses";
 import { watchSiwcStream, type SiwcStreamEnd } from "@/lib/upstream/siwc-stream";
-import { assembleResponse } from "../assemble-response";
+import { assembleResponse } from "./assemble-response";
 import type { ServerContext } from "../context";
-import { errorResponse, jsonResponse } from "../json";
-import { responsesInputTexts } from "../input-texts";
+import { errorResponse, jsonResponse } from "../http/json";
+import { responsesInputTexts } from "./input-texts";
 import { LOG_PREFIX, type Logger } from "@/lib/logger";
-import type { AuthenticatedRecord } from "../session-record";
-import { unexpectedContentTypeResponse, isEventStream } from "../upstream-failure";
-import { describeProviderErrorForLog, bodyForLog } from "../upstream-log";
-import { guardUpstreamStream, STREAM_INTERRUPTED_CODE } from "../upstream-stream";
+import type { AuthenticatedRecord } from "../session/record";
+import { unexpectedContentTypeResponse, isEventStream } from "./upstream-failure";
+import { describeProviderErrorForLog, bodyForLog } from "../http/upstream-log";
+import { guardUpstreamStream, STREAM_INTERRUPTED_CODE } from "./upstream-stream";
 
 type SiwcRecord = AuthenticatedRecord & { siwc: NonNullable<AuthenticatedRecord["siwc"]> };
 

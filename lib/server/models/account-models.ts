@@ -3,11 +3,11 @@ import { isProviderAuthError } from "@/lib/upstream/errors";
 import { fetchModels } from "@/lib/upstream/models";
 import { fetchSiwcModels } from "@/lib/upstream/siwc-models";
 import type { ModelInfo } from "@/lib/upstream/types";
-import type { ServerContext } from "./context";
+import type { ServerContext } from "../context";
 import { LOG_PREFIX } from "@/lib/logger";
-import { describeProviderErrorForLog } from "./upstream-log";
-import type { AuthenticatedRecord, LoadedSession } from "./session-record";
-import type { SessionManager } from "./session-manager";
+import { describeProviderErrorForLog } from "../http/upstream-log";
+import type { AuthenticatedRecord, LoadedSession } from "../session/record";
+import type { SessionManager } from "../session/manager";
 
 /** How long an account's model list is trusted for the /responses allow-list check. */
 export const ACCOUNT_MODELS_CACHE_MS = 5 * 60_000;

@@ -1,6 +1,6 @@
 import "server-only";
-import { errorResponse } from "./json";
-import { readJsonBody } from "./json-body";
+import { errorResponse } from "../http/json";
+import { readJsonBody } from "../http/json-body";
 
 /**
  * The only shape rules we check ourselves (`model`, `input`, `stream`); the rest of the Responses API

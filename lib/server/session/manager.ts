@@ -1,15 +1,15 @@
 import "server-only";
 import { isProviderAuthError, isRefreshTokenInvalid } from "@/lib/upstream/errors";
 import { needsRefresh, revokeRefreshToken } from "@/lib/upstream/tokens";
-import type { ServerContext } from "./context";
-import type { LoginLimitKeys } from "./client-address";
-import { clearSessionCookie, readSessionCookie } from "./cookies";
+import type { ServerContext } from "../context";
+import type { LoginLimitKeys } from "../http/client-address";
+import { clearSessionCookie, readSessionCookie } from "../http/cookies";
 import { advancePending, startLogin, type LoginOutcome, type StateOutcome } from "./device-login";
 import { LOG_PREFIX } from "@/lib/logger";
 import { ownsLogin } from "./login-nonce";
 import { REFRESH_TOKEN_INVALID_MESSAGE, toPublicState, UNAUTHENTICATED } from "./public-state";
-import type { AuthenticatedRecord, LoadedSession, PendingRecord } from "./session-record";
-import { upstreamOriginForLog } from "./upstream-log";
+import type { AuthenticatedRecord, LoadedSession, PendingRecord } from "./record";
+import { upstreamOriginForLog } from "../http/upstream-log";
 
 /** Whether the provider confirmed a SIWC session's revocation at sign-out. */
 type Revocation = "confirmed" | "unconfirmed";

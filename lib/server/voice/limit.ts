@@ -1,6 +1,6 @@
 import "server-only";
-import type { ServerContext } from "./context";
-import { rateLimitedResponse } from "./json";
+import type { ServerContext } from "../context";
+import { rateLimitedResponse } from "../http/json";
 
 /**
  * The voice throttle: `POST /realtime` and agent-voice starts of one login share one bucket

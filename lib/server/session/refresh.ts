@@ -3,10 +3,10 @@ import type { KeyValueStore } from "@/lib/stores/types";
 import { ProviderAuthError, isRefreshTokenInvalid } from "@/lib/upstream/errors";
 import { needsRefresh, refreshTokenSet, revokeRefreshToken } from "@/lib/upstream/tokens";
 import type { UpstreamConfig } from "@/lib/upstream/types";
-import { randomId } from "./encoding";
-import type { AuthenticatedRecord, LoadedSession } from "./session-record";
-import type { SessionStore } from "./session-store";
-import type { SiwcClient } from "./siwc/client";
+import { randomId } from "../http/encoding";
+import type { AuthenticatedRecord, LoadedSession } from "./record";
+import type { SessionStore } from "./store";
+import type { SiwcClient } from "../siwc/client";
 
 export const REFRESH_LOCK_PREFIX = "lwc:lock:refresh:";
 /** The refresh call itself is cut after this. */

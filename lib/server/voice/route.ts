@@ -3,17 +3,17 @@ import { isProviderAuthError, isRefreshTokenInvalid } from "@/lib/upstream/error
 import { postRealtimeCall, TRANSPORT_VOICE_MODE, type RealtimeCallRequest, type WebRealtimeTransport } from "@/lib/upstream/realtime";
 import type { BackendAuth } from "@/lib/upstream/types";
 import type { ServerContext } from "../context";
-import { errorResponse, NO_STORE } from "../json";
+import { errorResponse, NO_STORE } from "../http/json";
 import { describeErrorForLog, LOG_PREFIX } from "@/lib/logger";
-import { readRealtimeBody } from "../realtime-body";
-import { realtimeRateLimited } from "../realtime-limit";
-import { realtimeInputTexts } from "../input-texts";
-import { networkRealtimeFailure, notSdpRealtimeFailure, upstreamRealtimeFailure } from "../realtime-failure";
-import type { RouteHandler } from "../router";
-import { isAuthenticated, type AuthenticatedRecord, type LoadedSession } from "../session-record";
-import type { SessionManager } from "../session-manager";
-import { NOT_AUTHENTICATED_MESSAGE } from "./models";
-import { isSiwcRecord, notAvailableWithSiwc } from "./siwc-proxy";
+import { readRealtimeBody } from "./body";
+import { realtimeRateLimited } from "./limit";
+import { realtimeInputTexts } from "../models/input-texts";
+import { networkRealtimeFailure, notSdpRealtimeFailure, upstreamRealtimeFailure } from "./failure";
+import type { RouteHandler } from "../http/router";
+import { isAuthenticated, type AuthenticatedRecord, type LoadedSession } from "../session/record";
+import type { SessionManager } from "../session/manager";
+import { NOT_AUTHENTICATED_MESSAGE } from "../models/route";
+import { isSiwcRecord, notAvailableWithSiwc } from "../models/siwc-backend";
 
 const notAuthenticated = () => errorResponse(401, "not_authenticated", { message: NOT_AUTHENTICATED_MESSAGE });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { readBodyWithLimit } from "./body-limit";
-import { readResponsesBody } from "./responses-body";
+import { readResponsesBody } from "../responses/body";
 
 function streamOf(chunks: number, size: number, onPull?: () => void): ReadableStream<Uint8Array> {
   let sent = 0;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createCookieSigner, readCookieValues, serializeSessionCookie } from "./cookies";
 import { randomId, toBase64Url } from "./encoding";
-import { resolveOptions } from "./options";
+import { resolveOptions } from "../options";
 
 const SECRET_A = "a".repeat(32);
 const SECRET_B = "b".repeat(40);

@@ -10,7 +10,7 @@ import {
 } from "@/lib/upstream/realtime";
 import type { AppServerOptions } from "@/lib/agent-voice/types";
 import type { AccountInfo, BackendAuth } from "@/lib/upstream/types";
-import type { RateLimitOption } from "./options";
+import type { RateLimitOption } from "../options";
 
 /** What `realtime.getAuth` is asked. */
 export interface RealtimeAuthContext {

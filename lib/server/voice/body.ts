@@ -6,8 +6,8 @@ import {
   VOICE_MODES,
   type RealtimeCallRequest,
 } from "@/lib/upstream/realtime";
-import { errorResponse } from "./json";
-import { readJsonBody } from "./json-body";
+import { errorResponse } from "../http/json";
+import { readJsonBody } from "../http/json-body";
 
 const MAX_INSTRUCTIONS_CHARS = 8000;
 

@@ -4,13 +4,13 @@ import { isProviderAuthError, isRefreshTokenInvalid } from "@/lib/upstream/error
 import { toModelDetails, type ModelDetails } from "@/lib/upstream/models";
 import { isSiwcRefusal } from "@/lib/upstream/siwc-errors";
 import type { ModelInfo } from "@/lib/upstream/types";
-import { fetchAccountModels, modelsCacheKey, type AccountModelsCache } from "../account-models";
+import { fetchAccountModels, modelsCacheKey, type AccountModelsCache } from "./account-models";
 import type { ServerContext } from "../context";
-import { jsonResponse, passedOnCode, rateLimitedResponse } from "../json";
-import type { RouteHandler } from "../router";
-import { isAuthenticated, type AuthenticatedRecord } from "../session-record";
-import type { SessionManager } from "../session-manager";
-import { isSiwcRecord, siwcFailureResponse, siwcGate, siwcGateAfterRefresh } from "./siwc-proxy";
+import { jsonResponse, passedOnCode, rateLimitedResponse } from "../http/json";
+import type { RouteHandler } from "../http/router";
+import { isAuthenticated, type AuthenticatedRecord } from "../session/record";
+import type { SessionManager } from "../session/manager";
+import { isSiwcRecord, siwcFailureResponse, siwcGate, siwcGateAfterRefresh } from "./siwc-backend";
 
 export const NOT_AUTHENTICATED_MESSAGE = "Sign in first: this request has no authenticated session.";
 

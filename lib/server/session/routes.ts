@@ -1,17 +1,17 @@
 import "server-only";
 import type { ApiErrorCode } from "@/lib/error-codes";
 import { isProviderAuthError } from "@/lib/upstream/errors";
-import type { StateOutcome } from "../device-login";
-import { loginLimitKeys } from "../client-address";
-import { errorResponse, jsonResponse, passedOnCode } from "../json";
+import type { StateOutcome } from "./device-login";
+import { loginLimitKeys } from "../http/client-address";
+import { errorResponse, jsonResponse, passedOnCode } from "../http/json";
 import { LOG_PREFIX } from "@/lib/logger";
-import { LOGIN_NONCE_HEADER } from "../login-nonce";
-import { toPublicState, withSignInChoices, type PublicSessionState } from "../public-state";
+import { LOGIN_NONCE_HEADER } from "./login-nonce";
+import { toPublicState, withSignInChoices, type PublicSessionState } from "./public-state";
 import { signInChoices } from "../siwc/loopback";
-import type { RouteHandler } from "../router";
-import type { SessionManager } from "../session-manager";
+import type { RouteHandler } from "../http/router";
+import type { SessionManager } from "./manager";
 import type { ServerContext } from "../context";
-import { describeProviderErrorForLog } from "../upstream-log";
+import { describeProviderErrorForLog } from "../http/upstream-log";
 
 
 const RATE_LIMIT_MESSAGES = {

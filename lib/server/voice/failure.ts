@@ -4,9 +4,9 @@ import { readUpstreamErrorBody } from "@/lib/upstream/error-body";
 import type { ProviderAuthError } from "@/lib/upstream/errors";
 import { parseJsonOrUndefined } from "@/lib/upstream/http";
 import { upstreamSnippet } from "@/lib/upstream/redact";
-import { errorResponse } from "./json";
+import { errorResponse } from "../http/json";
 import { LOG_PREFIX, type Logger } from "@/lib/logger";
-import { bodyForLog, describeProviderErrorForLog } from "./upstream-log";
+import { bodyForLog, describeProviderErrorForLog } from "../http/upstream-log";
 
 /**
  * `detail` of a `realtime_request_failed` reply is at most this many characters: our sentence,

@@ -11,18 +11,18 @@ import type { LiveSession } from "@/lib/agent-voice/live-session";
 import { isStartRefused, type StartRefusedError } from "@/lib/agent-voice/start-refused";
 import type { AgentSandbox, SandboxStatus } from "@/lib/agent-voice/sandbox/types";
 import type { AppServerOptions } from "@/lib/agent-voice/types";
-import { cachedAccountModelSlugs, type AccountModelsCache } from "../account-models";
+import { cachedAccountModelSlugs, type AccountModelsCache } from "../models/account-models";
 import type { ServerContext } from "../context";
-import { errorResponse, jsonResponse, NO_STORE } from "../json";
-import { readJsonBody } from "../json-body";
+import { errorResponse, jsonResponse, NO_STORE } from "../http/json";
+import { readJsonBody } from "../http/json-body";
 import { describeErrorForLog, LOG_PREFIX } from "@/lib/logger";
-import { realtimeRateLimited } from "../realtime-limit";
-import type { RouteHandler } from "../router";
-import { isAuthenticated, type AuthenticatedRecord, type LoadedSession } from "../session-record";
-import type { SessionManager } from "../session-manager";
-import { NOT_AUTHENTICATED_MESSAGE } from "./models";
-import { parseConfirmBody, parseStartBody } from "./realtime-app-server-body";
-import { isSiwcRecord, notAvailableWithSiwc } from "./siwc-proxy";
+import { realtimeRateLimited } from "../voice/limit";
+import type { RouteHandler } from "../http/router";
+import { isAuthenticated, type AuthenticatedRecord, type LoadedSession } from "../session/record";
+import type { SessionManager } from "../session/manager";
+import { NOT_AUTHENTICATED_MESSAGE } from "../models/route";
+import { parseConfirmBody, parseStartBody } from "./body";
+import { isSiwcRecord, notAvailableWithSiwc } from "../models/siwc-backend";
 
 const notAuthenticated = () => errorResponse(401, "not_authenticated", { message: NOT_AUTHENTICATED_MESSAGE });
 const SANDBOX_UNAVAILABLE_MESSAGE =

@@ -1,7 +1,7 @@
 import "server-only";
 import type { KeyValueStore } from "@/lib/stores/types";
-import { sessionRecordSchema, type SessionRecord } from "./session-record";
-import { deepFreeze, type Sealer } from "./session-seal";
+import { sessionRecordSchema, type SessionRecord } from "./record";
+import { deepFreeze, type Sealer } from "./seal";
 
 export const SESSION_KEY_PREFIX = "lwc:session:";
 
