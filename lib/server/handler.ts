@@ -1,11 +1,12 @@
 import "server-only";
-import type { RateLimiter, RateLimitPurpose } from "@/lib/stores/types";
+import { StoreUnavailableError, type RateLimiter, type RateLimitPurpose } from "@/lib/stores/types";
 import { createAccountModelsCache } from "./models/account-models";
 import type { ServerContext } from "./context";
 import { createCookieSigner } from "./http/cookies";
 import { LOGIN_REUSE_RATE_LIMIT } from "./session/device-login";
 import { applyCorsHeaders, applyPreflightHeaders, checkOrigin, type OriginVerdict } from "./http/csrf";
-import { ensureNoStore, errorResponse, textResponse } from "./http/json";
+import { ApiError, errorResponse } from "./http/api-error";
+import { ensureNoStore, textResponse } from "./http/json";
 import { describeErrorForLog, LOG_PREFIX, REQUEST_ID_HEADER, requestIdOf, runWithRequestId, withRequestIds } from "@/lib/logger";
 import { resolveOptions, type ProviderHandlerOptions, type RateLimitOption } from "./options";
 import type { PublicSessionState } from "./session/public-state";
@@ -83,13 +84,7 @@ const RATE_LIMIT_PREFIXES: Record<RateLimitPurpose, string> = {
   realtime: REALTIME_RATE_LIMIT_PREFIX,
 };
 
-const ORIGIN_REQUIRED_MESSAGE =
-  'proxyFetch needs the browser request\'s Origin header for the CSRF check; pass { csrf: "skip-server-call" } for a call no browser request started.';
 const SKIPPED: OriginVerdict = { kind: "same-origin-or-absent" };
-
-function isStoreUnavailable(error: unknown): boolean {
-  return error instanceof Error && (error as { code?: unknown }).code === "store_unavailable";
-}
 
 export function createProviderHandler(options: ProviderHandlerOptions = {}): ProviderHandler {
   const configured = resolveOptions(options);
@@ -161,19 +156,21 @@ export function createProviderHandler(options: ProviderHandlerOptions = {}): Pro
   if (resolved.realtime.enabled) routes.push({ pattern: "/realtime", methods: { POST: createRealtimeRoute(ctx, manager) } });
   const router = createRouter(resolved.basePath, routes);
 
-  /** Store trouble → 503; anything unexpected → 500 without details (one log line, no stack). */
+  /**
+   * A refusal a guard threw (ApiError) → its reply; store trouble → 503; anything unexpected → 500
+   * without details (one log line, no stack).
+   */
   async function runSafely(route: RouteHandler, request: Request, params: Record<string, string>, label: string) {
     try {
       return await route(request, params);
     } catch (error) {
-      if (isStoreUnavailable(error)) {
+      if (error instanceof ApiError) return error.toResponse();
+      if (error instanceof StoreUnavailableError) {
         logger.warn(`${LOG_PREFIX} session store unavailable on ${request.method} ${label}`);
-        return errorResponse(503, "store_unavailable", {
-          message: "The session store is unavailable. Try again shortly.",
-        });
+        return errorResponse("store_unavailable");
       }
       logger.error(`${LOG_PREFIX} internal error on ${request.method} ${label}: ${describeErrorForLog(error)}`);
-      return errorResponse(500, "internal_error");
+      return errorResponse("internal_error");
     }
   }
 
@@ -186,7 +183,7 @@ export function createProviderHandler(options: ProviderHandlerOptions = {}): Pro
   }
 
   function rejectOrigin(verdict: Extract<OriginVerdict, { kind: "rejected" }>): Response {
-    return errorResponse(403, "origin_not_allowed", { origin: verdict.origin });
+    return errorResponse("origin_not_allowed", { origin: verdict.origin });
   }
 
   /**
@@ -233,7 +230,7 @@ export function createProviderHandler(options: ProviderHandlerOptions = {}): Pro
     const skip = proxyOptions.csrf === "skip-server-call";
     // Over HTTP a request without Origin passes (the contract); in-process it is a call nobody judged.
     if (!skip && !request.headers.has("origin")) {
-      return finish(errorResponse(403, "origin_required", { message: ORIGIN_REQUIRED_MESSAGE }), SKIPPED);
+      return finish(errorResponse("origin_required"), SKIPPED);
     }
     const verdict = skip ? SKIPPED : checkOrigin(request, resolved.allowedOrigins);
     if (verdict.kind === "rejected") return finish(rejectOrigin(verdict), verdict);

@@ -208,6 +208,10 @@ describe("error replies of other configurations, byte for byte", () => {
     });
     const broken = createProviderHandler({ secrets: [TEST_SECRET], sessionStore: failingStore(() => new Error("a bug")), logger: quiet });
     expect(await read(await post(broken, "/login"))).toEqual({ status: 500, body: '{"error":"internal_error"}' });
+    // An outage is a StoreUnavailableError (lib/stores), not any error that carries its code.
+    const lookalike = Object.assign(new Error("looks like an outage"), { code: "store_unavailable" });
+    const confused = createProviderHandler({ secrets: [TEST_SECRET], sessionStore: failingStore(() => lookalike), logger: quiet });
+    expect(await read(await post(confused, "/login"))).toEqual({ status: 500, body: '{"error":"internal_error"}' });
   });
 
   it("too many new sign-ins from one address", async () => {

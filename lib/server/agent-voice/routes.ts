@@ -5,6 +5,7 @@ import "server-only";
  * handler is created (which also sweeps folders a killed server left), so this file and the rest
  * of the handler stay free of Node-specific imports.
  */
+import { API_ERRORS } from "@/lib/error-codes";
 import { isRefreshTokenInvalid } from "@/lib/upstream/errors";
 import type { LiveSessions } from "@/lib/agent-voice/live-sessions";
 import type { LiveSession } from "@/lib/agent-voice/live-session";
@@ -13,35 +14,29 @@ import type { AgentSandbox, SandboxStatus } from "@/lib/agent-voice/sandbox/type
 import type { AppServerOptions } from "@/lib/agent-voice/types";
 import { cachedAccountModelSlugs, type AccountModelsCache } from "../models/account-models";
 import type { ServerContext } from "../context";
-import { errorResponse, jsonResponse, NO_STORE } from "../http/json";
+import { ApiError, errorResponse } from "../http/api-error";
+import { jsonResponse, NO_STORE } from "../http/json";
 import { readJsonBody } from "../http/json-body";
 import { describeErrorForLog, LOG_PREFIX } from "@/lib/logger";
-import { realtimeRateLimited } from "../voice/limit";
+import { limitVoiceCalls } from "../voice/limit";
 import type { RouteHandler } from "../http/router";
 import { isAuthenticated, type AuthenticatedRecord, type LoadedSession } from "../session/record";
 import type { SessionManager } from "../session/manager";
-import { NOT_AUTHENTICATED_MESSAGE } from "../models/route";
 import { parseConfirmBody, parseStartBody } from "./body";
 import { isSiwcRecord, notAvailableWithSiwc } from "../models/siwc-backend";
 
-const notAuthenticated = () => errorResponse(401, "not_authenticated", { message: NOT_AUTHENTICATED_MESSAGE });
-const SANDBOX_UNAVAILABLE_MESSAGE =
-  "Agent voice is unavailable on this server: the sandbox its agent must run in cannot start. The server's log says how to fix it.";
-const sandboxUnavailable = () => errorResponse(503, "agent_sandbox_unavailable", { message: SANDBOX_UNAVAILABLE_MESSAGE });
 
 /** What /api/health reports for agent voice. */
 export type AgentVoiceState = "sandboxed" | "unsandboxed" | "unavailable";
-const sessionNotFound = () => errorResponse(404, "realtime_session_not_found");
 
-/** 409 for a start a newer one overtook; `realtime_busy` (429 account, 503 server) with retry-after. */
+/** `realtime_start_superseded` for a start a newer one overtook; `realtime_busy` (429 account, 503 server) with retry-after. */
 function refusedResponse(refused: StartRefusedError): Response {
-  if (refused.refusal === "superseded") return errorResponse(409, "realtime_start_superseded", { message: refused.message });
+  if (refused.refusal === "superseded") return errorResponse("realtime_start_superseded", { message: refused.message });
   const retryAfterSeconds = refused.retryAfterSeconds ?? 30;
   return errorResponse(
-    refused.refusal === "account_busy" ? 429 : 503,
     "realtime_busy",
     { message: refused.message, retryAfterSeconds },
-    { "retry-after": String(retryAfterSeconds) },
+    { status: refused.refusal === "account_busy" ? 429 : 503, headers: { "retry-after": String(retryAfterSeconds) } },
   );
 }
 
@@ -100,29 +95,27 @@ export function createAppServerRoutes(
   async function findLive(
     request: Request,
     id: string | undefined,
-  ): Promise<{ response: Response } | { session: LoadedSession<AuthenticatedRecord>; live: LiveSession }> {
+  ): Promise<{ session: LoadedSession<AuthenticatedRecord>; live: LiveSession }> {
     const session = await manager.read(request);
-    if (!isAuthenticated(session)) return { response: notAuthenticated() };
-    if (isSiwcRecord(session.record)) return { response: notAvailableWithSiwc("agentVoice") };
+    if (!isAuthenticated(session)) throw new ApiError("not_authenticated");
+    if (isSiwcRecord(session.record)) throw notAvailableWithSiwc("agentVoice");
     const live = id ? (await liveSessions).get(id, session.record.loginId) : null;
-    if (!live) return { response: sessionNotFound() };
+    if (!live) throw new ApiError("realtime_session_not_found");
     return { session, live };
   }
 
-  function accountCheckFailed(error: unknown): Response {
-    if (isRefreshTokenInvalid(error)) return notAuthenticated();
-    return errorResponse(502, "realtime_app_server_start_failed", {
-      message: "Could not check the account with the provider. Try again shortly.",
-    });
+  function accountCheckFailed(error: unknown): ApiError {
+    if (isRefreshTokenInvalid(error)) return new ApiError("not_authenticated");
+    return new ApiError("realtime_app_server_start_failed", { message: "Could not check the account with the provider. Try again shortly." });
   }
 
   const start: RouteHandler = async (request) => {
     const session = await manager.read(request);
-    if (!isAuthenticated(session)) return notAuthenticated();
+    if (!isAuthenticated(session)) throw new ApiError("not_authenticated");
     // Plan usage covers text replies only (spec siwc.md §8): nothing is asked or spawned.
-    if (isSiwcRecord(session.record)) return notAvailableWithSiwc("agentVoice");
+    if (isSiwcRecord(session.record)) throw notAvailableWithSiwc("agentVoice");
     // Fail closed, before anything else is asked or spawned.
-    if (!(await sandboxStatus()).available) return sandboxUnavailable();
+    if (!(await sandboxStatus()).available) throw new ApiError("agent_sandbox_unavailable");
     const json = await readJsonBody(request, {
       maxRequestBytes,
       tooLarge: "realtime_request_too_large",
@@ -131,24 +124,23 @@ export function createAppServerRoutes(
     });
     if (!json.ok) return json.response;
     const parsed = parseStartBody(json.body);
-    if (!parsed.ok) return errorResponse(400, "invalid_realtime_request", { message: parsed.message });
+    if (!parsed.ok) throw new ApiError("invalid_realtime_request", { message: parsed.message });
     const { sdp, voice, model } = parsed.value;
 
-    let record: AuthenticatedRecord;
+    let allowed: boolean;
     try {
-      if (model !== undefined && !(await isModelAllowed(session, model))) {
-        return errorResponse(403, "realtime_model_not_allowed", { model });
-      }
+      allowed = model === undefined || (await isModelAllowed(session, model));
     } catch (error) {
-      return accountCheckFailed(error);
+      throw accountCheckFailed(error);
     }
+    if (!allowed) throw new ApiError("realtime_model_not_allowed", { model });
     // The voice throttle, before tokens are refreshed; a store that does not answer is a 503 (fail closed).
-    const limited = await realtimeRateLimited(ctx, session.record.loginId);
-    if (limited) return limited;
+    await limitVoiceCalls(ctx, session.record.loginId);
+    let record: AuthenticatedRecord;
     try {
       record = await manager.freshTokens(session);
     } catch (error) {
-      return accountCheckFailed(error);
+      throw accountCheckFailed(error);
     }
 
     const sessionId = session.id;
@@ -179,18 +171,16 @@ export function createAppServerRoutes(
       if (isStartRefused(error)) return refusedResponse(error);
       const message = error instanceof Error ? error.message : "unknown error";
       options.logger.warn(`${LOG_PREFIX} realtime app-server start failed: ${message.slice(0, 200)}`);
-      return errorResponse(502, "realtime_app_server_start_failed", { message });
+      return errorResponse("realtime_app_server_start_failed", { message });
     }
   };
 
   const events: RouteHandler = async (request, params) => {
-    const found = await findLive(request, params.id);
-    if ("response" in found) return found.response;
+    const { live } = await findLive(request, params.id);
     const afterText = new URL(request.url).searchParams.get("after") ?? "0";
     if (!/^\d{1,15}$/.test(afterText)) {
-      return errorResponse(400, "invalid_realtime_request", { message: "`after` must be a non-negative integer (an event's seq)." });
+      throw new ApiError("invalid_realtime_request", { message: "`after` must be a non-negative integer (an event's seq)." });
     }
-    const { live } = found;
     live.touch();
     const encoder = new TextEncoder();
     const keepaliveMs = (await bridge()).keepaliveIntervalMs;
@@ -239,10 +229,9 @@ export function createAppServerRoutes(
   };
 
   const confirm: RouteHandler = async (request, params) => {
-    const found = await findLive(request, params.id);
-    if ("response" in found) return found.response;
+    const { session, live } = await findLive(request, params.id);
     const confirmTool = options.confirmTool;
-    if (!confirmTool) return errorResponse(501, "realtime_confirmation_not_configured");
+    if (!confirmTool) throw new ApiError("realtime_confirmation_not_configured");
     const json = await readJsonBody(request, {
       maxRequestBytes,
       tooLarge: "realtime_request_too_large",
@@ -251,37 +240,39 @@ export function createAppServerRoutes(
     });
     if (!json.ok) return json.response;
     const parsed = parseConfirmBody(json.body);
-    if (!parsed.ok) return errorResponse(400, "invalid_realtime_confirmation", { message: parsed.message });
-    const { session, live } = found;
+    if (!parsed.ok) throw new ApiError("invalid_realtime_confirmation", { message: parsed.message });
     const account = { ...session.record.account, loginId: session.record.loginId };
     const outcome = await live.confirm(parsed.value.callId, parsed.value.confirmation.approved, confirmTool, account);
     if (outcome.kind === "not_pending") {
-      return errorResponse(409, "realtime_confirmation_failed", { message: "This call is not waiting for a confirmation." });
+      return errorResponse("realtime_confirmation_failed", { message: "This call is not waiting for a confirmation." });
     }
-    if (outcome.kind === "handler_failed") return errorResponse(500, "realtime_confirmation_failed", { message: outcome.message });
+    if (outcome.kind === "handler_failed") return errorResponse("realtime_confirmation_failed", { message: outcome.message }, { status: 500 });
     return jsonResponse({ callId: parsed.value.callId, approved: outcome.approved });
   };
 
   const close: RouteHandler = async (request, params) => {
-    const found = await findLive(request, params.id);
-    if ("response" in found) return found.response;
-    await found.live.close("closed_by_client");
-    return jsonResponse({ sessionId: found.live.id, status: "closed" });
+    const { live } = await findLive(request, params.id);
+    await live.close("closed_by_client");
+    return jsonResponse({ sessionId: live.id, status: "closed" });
   };
 
   /** Whether agent mode can start here: the voice page asks before it offers agent mode. */
   const status: RouteHandler = async (request) => {
     const session = await manager.read(request);
-    if (!isAuthenticated(session)) return notAuthenticated();
-    if (isSiwcRecord(session.record)) return notAvailableWithSiwc("agentVoice");
+    if (!isAuthenticated(session)) throw new ApiError("not_authenticated");
+    if (isSiwcRecord(session.record)) throw notAvailableWithSiwc("agentVoice");
     const state = await sandboxStatus();
-    return jsonResponse({ available: state.available, sandbox: state.name, ...(state.available ? {} : { message: SANDBOX_UNAVAILABLE_MESSAGE }) });
+    return jsonResponse({
+      available: state.available,
+      sandbox: state.name,
+      ...(state.available ? {} : { message: API_ERRORS.agent_sandbox_unavailable.message }),
+    });
   };
 
   const notes: RouteHandler = async (request) => {
     const session = await manager.read(request);
-    if (!isAuthenticated(session)) return notAuthenticated();
-    if (isSiwcRecord(session.record)) return notAvailableWithSiwc("agentVoice");
+    if (!isAuthenticated(session)) throw new ApiError("not_authenticated");
+    if (isSiwcRecord(session.record)) throw notAvailableWithSiwc("agentVoice");
     const { listNotes } = await import("@/lib/agent-voice/tools/notes");
     return jsonResponse({ notes: await listNotes(options.store, session.record.account.accountId) });
   };

@@ -1,7 +1,7 @@
 import "server-only";
 import type { ApiErrorCode } from "@/lib/error-codes";
 import { readBodyWithLimit } from "./body-limit";
-import { errorResponse } from "./json";
+import { errorResponse } from "./api-error";
 import { exceedsJsonDepth, MAX_JSON_DEPTH } from "./json-depth";
 
 type JsonBodyResult = { ok: true; body: Record<string, unknown> } | { ok: false; response: Response };
@@ -9,9 +9,9 @@ type JsonBodyResult = { ok: true; body: Record<string, unknown> } | { ok: false;
 /** How a route answers a body it refuses. */
 export interface JsonBodyRules {
   maxRequestBytes: number;
-  /** 413 `{error: tooLarge, maxRequestBytes}`. */
+  /** `{error: tooLarge, maxRequestBytes}` (a code answered 413). */
   tooLarge: ApiErrorCode;
-  /** 400 `{error: invalid, message}`. */
+  /** `{error: invalid, message}` (a code answered 400). */
   invalid: ApiErrorCode;
   /** The expected shape for the messages, e.g. `{sdp, session}`. */
   shape?: string;
@@ -25,11 +25,11 @@ const decoder = new TextDecoder();
  * so a deeply nested body is never parsed), then JSON, then an object. Messages never echo the body.
  */
 export async function readJsonBody(request: Request, rules: JsonBodyRules): Promise<JsonBodyResult> {
-  const invalid = (message: string): JsonBodyResult => ({ ok: false, response: errorResponse(400, rules.invalid, { message }) });
+  const invalid = (message: string): JsonBodyResult => ({ ok: false, response: errorResponse(rules.invalid, { message }) });
   const shape = rules.shape ? `: ${rules.shape}` : "";
   const read = await readBodyWithLimit(request, rules.maxRequestBytes);
   if (!read.ok && read.reason === "too_large") {
-    return { ok: false, response: errorResponse(413, rules.tooLarge, { maxRequestBytes: rules.maxRequestBytes }) };
+    return { ok: false, response: errorResponse(rules.tooLarge, { maxRequestBytes: rules.maxRequestBytes }) };
   }
   if (!read.ok) {
     // 499: the client went away mid-upload and reads no reply; otherwise the upload broke off.

@@ -19,27 +19,6 @@ export function textResponse(text: string, status: number, headers?: HeadersInit
   return new Response(text, { status, headers: merged });
 }
 
-/** `{error, ...fields}` with the given status; `error` is one of the API's codes (lib/error-codes.ts). */
-export function errorResponse(
-  status: number,
-  error: ApiErrorCode,
-  fields: Record<string, unknown> = {},
-  headers?: HeadersInit,
-): Response {
-  return jsonResponse({ error, ...fields }, { status, headers });
-}
-
-/** Whole seconds until a rate-limit window resets (`reset`, epoch ms), at least 1. */
-export function retryAfterSeconds(reset: number, now: number): number {
-  return Math.max(1, Math.ceil((reset - now) / 1000));
-}
-
-/** 429 `{error: "rate_limited", ...fields, retryAfterSeconds}` with the same wait in `retry-after`. */
-export function rateLimitedResponse(reset: number, now: number, fields: Record<string, unknown> = {}): Response {
-  const seconds = retryAfterSeconds(reset, now);
-  return errorResponse(429, "rate_limited", { ...fields, retryAfterSeconds: seconds }, { "retry-after": String(seconds) });
-}
-
 /**
  * The reply code for a provider failure a route passes on (`device_code_disabled`, `network_error`,
  * `models_request_failed`, ...). The upstream layer has codes of its own that never reach a reply

@@ -1,21 +1,21 @@
 import "server-only";
-import type { ApiErrorCode } from "@/lib/error-codes";
+import { API_ERRORS, type ApiErrorCode } from "@/lib/error-codes";
 import { isProviderAuthError, isRefreshTokenInvalid } from "@/lib/upstream/errors";
 import { toModelDetails, type ModelDetails } from "@/lib/upstream/models";
 import { isSiwcRefusal } from "@/lib/upstream/siwc-errors";
 import type { ModelInfo } from "@/lib/upstream/types";
 import { fetchAccountModels, modelsCacheKey, type AccountModelsCache } from "./account-models";
 import type { ServerContext } from "../context";
-import { jsonResponse, passedOnCode, rateLimitedResponse } from "../http/json";
+import { rateLimited } from "../http/api-error";
+import { jsonResponse, passedOnCode } from "../http/json";
 import type { RouteHandler } from "../http/router";
 import { isAuthenticated, type AuthenticatedRecord } from "../session/record";
 import type { SessionManager } from "../session/manager";
 import { isSiwcRecord, siwcFailureResponse, siwcGate, siwcGateAfterRefresh } from "./siwc-backend";
 
-export const NOT_AUTHENTICATED_MESSAGE = "Sign in first: this request has no authenticated session.";
-
-function modelsError(status: number, error: ApiErrorCode, message: string): Response {
-  return jsonResponse({ models: [], error, message }, { status });
+/** `{models: [], error, message}` with the code's status, or the backend's own for a failed list. */
+function modelsError(error: ApiErrorCode, message: string, upstreamStatus?: number): Response {
+  return jsonResponse({ models: [], error, message }, { status: upstreamStatus ?? API_ERRORS[error].status });
 }
 
 /**
@@ -39,26 +39,18 @@ function detailsOf(record: AuthenticatedRecord, model: ModelInfo, clientVersion:
 export function createModelsRoute(ctx: ServerContext, manager: SessionManager, cache: AccountModelsCache): RouteHandler {
   return async (request) => {
     const session = await manager.read(request);
-    if (!isAuthenticated(session)) return modelsError(401, "not_authenticated", NOT_AUTHENTICATED_MESSAGE);
+    if (!isAuthenticated(session)) return modelsError("not_authenticated", API_ERRORS.not_authenticated.message);
     // A SIWC session without plan usage has no use for a catalogue: answered before any upstream call.
-    if (isSiwcRecord(session.record)) {
-      const gate = siwcGate(ctx, session.record, { models: [] });
-      if ("response" in gate) return gate.response;
-    }
+    if (isSiwcRecord(session.record)) siwcGate(ctx, session.record, { models: [] });
     if (ctx.modelsLimiter) {
       const limit = await ctx.modelsLimiter.limit(session.record.loginId);
-      if (!limit.success) {
-        return rateLimitedResponse(limit.reset, ctx.options.now(), { models: [], message: "Too many requests for this session. Try again shortly." });
-      }
+      if (!limit.success) throw rateLimited(limit.reset, ctx.options.now(), { models: [], message: "Too many requests for this session. Try again shortly." });
     }
     try {
       // Refreshes tokens near expiry even when the list itself comes from the cache.
       const fresh = await manager.freshTokens(session);
       // A refresh may grant less than the sign-in did: plan usage is checked again on the record it left.
-      if (isSiwcRecord(session.record)) {
-        const gate = siwcGateAfterRefresh(ctx, fresh, { models: [] });
-        if ("response" in gate) return gate.response;
-      }
+      if (isSiwcRecord(session.record)) siwcGateAfterRefresh(ctx, fresh, { models: [] });
       const models = await cache.get(modelsCacheKey(fresh), () => fetchAccountModels(ctx, manager, session, fresh));
       // With an allow-list, only the account's models on it: anything else would answer 403 model_not_allowed.
       const { allowedModels } = ctx.options;
@@ -68,13 +60,12 @@ export function createModelsRoute(ctx: ServerContext, manager: SessionManager, c
       const usable = details.filter((model) => !model.unavailable).map((model) => model.slug);
       return jsonResponse({ models: usable, modelDetails: details });
     } catch (error) {
-      if (isRefreshTokenInvalid(error)) return modelsError(401, "not_authenticated", NOT_AUTHENTICATED_MESSAGE);
+      if (isRefreshTokenInvalid(error)) return modelsError("not_authenticated", API_ERRORS.not_authenticated.message);
       if (isSiwcRefusal(error)) return siwcFailureResponse(error.failure, { models: [] });
       if (!isProviderAuthError(error)) throw error;
       // The backend's own status for a failed models call; 502 for network and refresh trouble.
       const upstreamStatus = error.code === "models_request_failed" ? error.status : undefined;
-      const status = upstreamStatus !== undefined && upstreamStatus >= 400 ? upstreamStatus : 502;
-      return modelsError(status, passedOnCode(error.code), error.message);
+      return modelsError(passedOnCode(error.code), error.message, upstreamStatus !== undefined && upstreamStatus >= 400 ? upstreamStatus : undefined);
     }
   };
 }

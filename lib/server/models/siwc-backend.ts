@@ -10,7 +10,8 @@ import { postSiwcResponses } from "@/lib/upstream/siwc-responses";
 import { watchSiwcStream, type SiwcStreamEnd } from "@/lib/upstream/siwc-stream";
 import { assembleResponse } from "./assemble-response";
 import type { ServerContext } from "../context";
-import { errorResponse, jsonResponse } from "../http/json";
+import { ApiError, errorResponse } from "../http/api-error";
+import { jsonResponse } from "../http/json";
 import { responsesInputTexts } from "./input-texts";
 import { LOG_PREFIX, type Logger } from "@/lib/logger";
 import type { AuthenticatedRecord } from "../session/record";
@@ -24,9 +25,6 @@ export function isSiwcRecord(record: AuthenticatedRecord): record is SiwcRecord 
   return record.siwc !== undefined;
 }
 
-const PLAN_USAGE_NOT_GRANTED_MESSAGE =
-  "You signed in with ChatGPT without allowing plan usage, so this app cannot send requests on your ChatGPT plan. " +
-  "Enable plan usage (Continue with ChatGPT again and allow it) to chat.";
 const SIWC_OFF_MESSAGE = "Sign in with ChatGPT is turned off on this server. Sign out and sign in another way.";
 
 const NOT_AVAILABLE = {
@@ -34,27 +32,21 @@ const NOT_AVAILABLE = {
   agentVoice: "Agent voice is not available when you sign in with ChatGPT: plan usage covers text replies only.",
 } as const;
 
-/** 403 `not_available_with_siwc` for a feature plan usage does not cover; answered before any upstream call or process. */
-export function notAvailableWithSiwc(feature: keyof typeof NOT_AVAILABLE): Response {
-  return errorResponse(403, "not_available_with_siwc", { message: NOT_AVAILABLE[feature] });
+/** `not_available_with_siwc` for a feature plan usage does not cover, to throw before any upstream call or process. */
+export function notAvailableWithSiwc(feature: keyof typeof NOT_AVAILABLE): ApiError {
+  return new ApiError("not_available_with_siwc", { message: NOT_AVAILABLE[feature] });
 }
 
 /**
- * Before anything of /models or /responses reaches the API for a SIWC session: the API base (403
- * `siwc_disabled` when SIWC was turned off since the sign-in), and plan usage (403
+ * Before anything of /models or /responses reaches the API for a SIWC session: the API base
+ * (throws `siwc_disabled` when SIWC was turned off since the sign-in), and plan usage (throws
  * `plan_usage_not_granted` when the token response's scopes lack it). `extra` goes into the body
  * (/models answers `models: []` beside its errors).
  */
-export function siwcGate(
-  ctx: ServerContext,
-  record: SiwcRecord,
-  extra: Record<string, unknown> = {},
-): { apiBase: string } | { response: Response } {
+export function siwcGate(ctx: ServerContext, record: SiwcRecord, extra: Record<string, unknown> = {}): { apiBase: string } {
   const apiBase = ctx.options.signIn.siwc?.apiBase;
-  if (apiBase === undefined) return { response: errorResponse(403, "siwc_disabled", { ...extra, message: SIWC_OFF_MESSAGE }) };
-  if (!record.siwc.planUsage) {
-    return { response: errorResponse(403, "plan_usage_not_granted", { ...extra, message: PLAN_USAGE_NOT_GRANTED_MESSAGE }) };
-  }
+  if (apiBase === undefined) throw new ApiError("siwc_disabled", { ...extra, message: SIWC_OFF_MESSAGE });
+  if (!record.siwc.planUsage) throw new ApiError("plan_usage_not_granted", extra);
   return { apiBase };
 }
 
@@ -66,10 +58,9 @@ export function siwcGateAfterRefresh(
   ctx: ServerContext,
   record: AuthenticatedRecord,
   extra: Record<string, unknown> = {},
-): { apiBase: string; record: SiwcRecord } | { response: Response } {
+): { apiBase: string; record: SiwcRecord } {
   if (!isSiwcRecord(record)) throw new Error("a SIWC session's record lost its siwc part");
-  const gate = siwcGate(ctx, record, extra);
-  return "response" in gate ? gate : { ...gate, record };
+  return { ...siwcGate(ctx, record, extra), record };
 }
 
 /** Our reply for a refusal of the SIWC API: its status, our code and sentence, and what else is known. */
@@ -79,7 +70,7 @@ export function siwcFailureResponse(failure: SiwcFailure, extra: Record<string, 
   if (failure.model !== undefined) fields.model = failure.model;
   if (failure.detail !== undefined) fields.detail = failure.detail;
   if (failure.requestId !== undefined) fields.upstreamRequestId = failure.requestId;
-  return errorResponse(failure.status, failure.code, fields);
+  return errorResponse(failure.code, fields, { status: failure.status });
 }
 
 /** One log line for a refusal: never the backend's words beyond the bounded snippet, never the prompt. */
@@ -130,7 +121,7 @@ export async function callSiwcResponses(ctx: ServerContext, request: Request, ca
     if (isAbort(error)) return new Response(null, { status: 499 });
     if (!isProviderAuthError(error)) throw error;
     logger.error(`${LOG_PREFIX} upstream /responses (siwc) failed: ${describeProviderErrorForLog(error)}`);
-    return errorResponse(502, "responses_request_failed", { status: 502, detail: error.message });
+    return errorResponse("responses_request_failed", { status: 502, detail: error.message });
   }
 
   if (!upstream.ok) {
@@ -149,7 +140,7 @@ export async function callSiwcResponses(ctx: ServerContext, request: Request, ca
     await upstream.body?.cancel().catch(() => undefined);
     return unexpectedContentTypeResponse(logger, upstream);
   }
-  if (!upstream.body) return errorResponse(502, "responses_request_failed", { status: 502, detail: "The model's reply was empty." });
+  if (!upstream.body) return errorResponse("responses_request_failed", { status: 502, detail: "The model's reply was empty." });
 
   const requestId = siwcRequestId(upstream.headers);
   let end: SiwcStreamEnd | undefined;
@@ -176,7 +167,7 @@ export async function callSiwcResponses(ctx: ServerContext, request: Request, ca
   if (ended?.kind === "failed") return siwcFailureResponse(ended.failure);
   if (assembled.kind === "failed" || ended !== undefined) {
     const detail = ended ? ended.message : assembled.kind === "failed" ? assembled.detail : "The model's reply failed.";
-    return errorResponse(502, "responses_request_failed", {
+    return errorResponse("responses_request_failed", {
       status: 502,
       detail,
       ...(requestId !== undefined ? { upstreamRequestId: requestId } : {}),

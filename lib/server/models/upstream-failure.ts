@@ -1,7 +1,7 @@
 import "server-only";
 import { describeUpstreamFailure, isCloudflareChallenge, pickUsageHeaders } from "@/lib/upstream/backend";
 import { classifyModelRefusal, type ModelRefusal } from "@/lib/upstream/model-refusal";
-import { errorResponse } from "../http/json";
+import { errorResponse } from "../http/api-error";
 import { identifierOrUndefined, LOG_PREFIX, type Logger } from "@/lib/logger";
 import { bodyForLog } from "../http/upstream-log";
 
@@ -73,21 +73,22 @@ export function upstreamFailureResponse(logger: Logger, upstream: Response, body
   logger.error(`${LOG_PREFIX} upstream /responses failed: ${describeUpstreamFailureForLog(upstream.status, bodyText, inputs)}`);
   if (upstream.status < 400) {
     const detail = `Upstream answered with a redirect (HTTP ${upstream.status}), which is not followed.`;
-    return errorResponse(502, "responses_request_failed", { status: 502, detail });
+    return errorResponse("responses_request_failed", { status: 502, detail });
   }
   const { status } = upstream;
   const detail = describeUpstreamFailure(status, bodyText, inputs);
   const refusal = classifyModelRefusal(status, bodyText);
   if (refusal) {
     const fields = { status, model: refusal.model, message: refusalMessage(refusal), detail };
-    return errorResponse(status, refusal.code, fields, pickUsageHeaders(upstream.headers));
+    // Only a 400 is read as a refusal of the model: the codes' own status.
+    return errorResponse(refusal.code, fields, { headers: pickUsageHeaders(upstream.headers) });
   }
   const fields: Record<string, unknown> = { status, detail };
   if (status === 429) {
     const usageLimit = parseUsageLimit(bodyText);
     if (usageLimit) fields.usageLimit = usageLimit;
   }
-  return errorResponse(status, "responses_request_failed", fields, pickUsageHeaders(upstream.headers));
+  return errorResponse("responses_request_failed", fields, { status, headers: pickUsageHeaders(upstream.headers) });
 }
 
 /**
@@ -97,7 +98,7 @@ export function upstreamFailureResponse(logger: Logger, upstream: Response, body
 export function unexpectedContentTypeResponse(logger: Logger, upstream: Response): Response {
   const type = identifierOrUndefined(upstream.headers.get("content-type")?.split(";")[0]?.trim()) ?? "none";
   logger.error(`${LOG_PREFIX} upstream /responses failed: status=${upstream.status} content-type=${type}`);
-  return errorResponse(502, "responses_request_failed", { status: 502, detail: "Upstream answered with something that is not an event stream." });
+  return errorResponse("responses_request_failed", { status: 502, detail: "Upstream answered with something that is not an event stream." });
 }
 
 /** True for `text/event-stream` (with or without parameters). */

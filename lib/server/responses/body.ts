@@ -1,5 +1,5 @@
 import "server-only";
-import { errorResponse } from "../http/json";
+import { errorResponse } from "../http/api-error";
 import { readJsonBody } from "../http/json-body";
 
 /**
@@ -11,7 +11,7 @@ type ResponsesRequestBody = Record<string, unknown> & { model: string; input: st
 type BodyResult = { ok: true; body: ResponsesRequestBody } | { ok: false; response: Response };
 
 function invalid(message: string): BodyResult {
-  return { ok: false, response: errorResponse(400, "invalid_responses_request", { message }) };
+  return { ok: false, response: errorResponse("invalid_responses_request", { message }) };
 }
 
 /** The JSON body (lib/server/json-body.ts: size, depth, JSON, object), then the shape. Messages never echo the body. */

@@ -18,7 +18,7 @@ import { cachedAccountModels, modelsCacheKey, type AccountModelsCache } from "..
 import { assembleResponse, type AssembledResponse } from "../models/assemble-response";
 import type { ServerContext } from "../context";
 import { withEffortForModel } from "./effort-for-model";
-import { errorResponse, rateLimitedResponse } from "../http/json";
+import { ApiError, errorResponse, rateLimited } from "../http/api-error";
 import { responsesInputTexts } from "../models/input-texts";
 import { LOG_PREFIX, type Logger } from "@/lib/logger";
 import { readResponsesBody } from "./body";
@@ -30,21 +30,16 @@ import type { SessionManager } from "../session/manager";
 import { isEventStream, unexpectedContentTypeResponse, upstreamFailureResponse } from "../models/upstream-failure";
 import { describeProviderErrorForLog } from "../http/upstream-log";
 import { guardUpstreamStream } from "../models/upstream-stream";
-import { NOT_AUTHENTICATED_MESSAGE } from "../models/route";
 import { callSiwcResponses, isSiwcRecord, siwcFailureResponse, siwcGate, siwcGateAfterRefresh } from "../models/siwc-backend";
-
-const WEB_SEARCH_DISABLED_MESSAGE = "Web search is turned off on this server (LWC_WEB_SEARCH=off).";
-
-const notAuthenticated = () => errorResponse(401, "not_authenticated", { message: NOT_AUTHENTICATED_MESSAGE });
 
 /** Refresh or model-list trouble before the model call, in the /responses error shape. */
 function preflightFailure(error: unknown): Response {
-  if (isRefreshTokenInvalid(error)) return notAuthenticated();
+  if (isRefreshTokenInvalid(error)) return errorResponse("not_authenticated");
   if (isSiwcRefusal(error)) return siwcFailureResponse(error.failure);
   if (!isProviderAuthError(error)) throw error;
   const status =
     error.code === "models_request_failed" && error.status !== undefined && error.status >= 400 ? error.status : 502;
-  return errorResponse(status, "responses_request_failed", { status, detail: error.message });
+  return errorResponse("responses_request_failed", { status, detail: error.message }, { status });
 }
 
 /**
@@ -61,7 +56,7 @@ async function oneJsonReply(
   if (assembled.kind === "aborted") return new Response(null, { status: 499 });
   if (assembled.kind === "failed") {
     logger.warn(`${LOG_PREFIX} upstream /responses reply could not be assembled into JSON${assembled.code ? `: ${assembled.code}` : ""}`);
-    return errorResponse(502, "responses_request_failed", { status: 502, detail: assembled.detail });
+    return errorResponse("responses_request_failed", { status: 502, detail: assembled.detail });
   }
   headers["content-type"] = "application/json; charset=utf-8";
   return new Response(JSON.stringify(assembled.response), { status: 200, headers });
@@ -112,18 +107,14 @@ export function createResponsesRoute(
 
   return async (request) => {
     const session = await manager.read(request);
-    if (!isAuthenticated(session)) return notAuthenticated();
+    if (!isAuthenticated(session)) throw new ApiError("not_authenticated");
     // A SIWC session: SIWC still on and plan usage granted, before anything is read or asked upstream.
     const siwc = isSiwcRecord(session.record) ? siwcGate(ctx, session.record) : undefined;
-    if (siwc && "response" in siwc) return siwc.response;
     const headers = readProxyHeaders(request);
-    if (!headers.ok) return headers.response;
     const body = await readResponsesBody(request, options.maxRequestBytes);
     if (!body.ok) return body.response;
     const model = body.body.model;
-    if (!options.webSearch && hasWebSearchTool(body.body)) {
-      return errorResponse(403, "web_search_disabled", { message: WEB_SEARCH_DISABLED_MESSAGE });
-    }
+    if (!options.webSearch && hasWebSearchTool(body.body)) throw new ApiError("web_search_disabled");
     // What the SIWC backend would refuse is refused here, naming the field, and never sent.
     const siwcBody = siwc
       ? prepareSiwcResponsesBody(body.body, {
@@ -136,8 +127,8 @@ export function createResponsesRoute(
     if (siwcBody && !siwcBody.ok) {
       const { code, param, message } = siwcBody.refusal;
       // Image generation is a feature SIWC lacks (403, like voice); anything else is a field to leave out (400).
-      if (code === "not_available_with_siwc") return errorResponse(403, code, { message });
-      return errorResponse(400, code, { param, message });
+      if (code === "not_available_with_siwc") throw new ApiError(code, { message });
+      throw new ApiError(code, { param, message });
     }
 
     // A SIWC session: a refresh may bring back a narrower grant, so the record the upstream calls go
@@ -149,14 +140,13 @@ export function createResponsesRoute(
       } catch (error) {
         return preflightFailure(error);
       }
-      const gate = siwcGateAfterRefresh(ctx, current.record);
-      if ("response" in gate) return gate.response;
+      siwcGateAfterRefresh(ctx, current.record);
     }
 
     let entry: ModelInfo | undefined;
     try {
       const listed = await modelEntry(current, model);
-      if (!listed.allowed) return errorResponse(403, "model_not_allowed", { model });
+      if (!listed.allowed) return errorResponse("model_not_allowed", { model });
       entry = listed.entry;
     } catch (error) {
       return preflightFailure(error);
@@ -164,7 +154,7 @@ export function createResponsesRoute(
 
     if (ctx.responsesLimiter) {
       const limit = await ctx.responsesLimiter.limit(session.record.loginId);
-      if (!limit.success) return rateLimitedResponse(limit.reset, options.now());
+      if (!limit.success) throw rateLimited(limit.reset, options.now());
     }
 
     let record: AuthenticatedRecord;
@@ -178,7 +168,6 @@ export function createResponsesRoute(
       if (!siwcBody?.ok) throw new Error("a SIWC body was not prepared");
       // The record this call goes with, gated again should it have been refreshed once more.
       const gate = siwcGateAfterRefresh(ctx, record);
-      if ("response" in gate) return gate.response;
       const payload = await withEffortForModel(siwcBody.body, () => cachedAccountModels(ctx, manager, cache, current));
       return callSiwcResponses(ctx, request, {
         record: gate.record,
@@ -267,7 +256,7 @@ export function createResponsesRoute(
       if (!isProviderAuthError(error)) throw error;
       // The message is a fixed sentence; the upstream address goes to the log line only.
       options.logger.error(`${LOG_PREFIX} upstream /responses failed: ${describeProviderErrorForLog(error)}`);
-      return errorResponse(502, "responses_request_failed", { status: 502, detail: error.message });
+      return errorResponse("responses_request_failed", { status: 502, detail: error.message });
     }
   };
 }

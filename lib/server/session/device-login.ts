@@ -12,7 +12,7 @@ import type { DevicePollResult } from "@/lib/upstream/types";
 import type { ServerContext } from "../context";
 import { serializeSessionCookie } from "../http/cookies";
 import { randomId } from "../http/encoding";
-import { retryAfterSeconds } from "../http/json";
+import { retryAfterSeconds } from "../http/api-error";
 import { LOG_PREFIX } from "@/lib/logger";
 import { newLoginNonce, optsInToLoginNonce, ownsLogin } from "./login-nonce";
 import { AUTHORIZATION_EXPIRED_MESSAGE, toPublicState, type PublicSessionState } from "./public-state";

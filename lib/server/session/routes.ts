@@ -1,9 +1,10 @@
 import "server-only";
-import type { ApiErrorCode } from "@/lib/error-codes";
+import { API_ERRORS, type ApiErrorCode } from "@/lib/error-codes";
 import { isProviderAuthError } from "@/lib/upstream/errors";
 import type { StateOutcome } from "./device-login";
 import { loginLimitKeys } from "../http/client-address";
-import { errorResponse, jsonResponse, passedOnCode } from "../http/json";
+import { errorResponse } from "../http/api-error";
+import { jsonResponse, passedOnCode } from "../http/json";
 import { LOG_PREFIX } from "@/lib/logger";
 import { LOGIN_NONCE_HEADER } from "./login-nonce";
 import { toPublicState, withSignInChoices, type PublicSessionState } from "./public-state";
@@ -16,8 +17,13 @@ import { describeProviderErrorForLog } from "../http/upstream-log";
 
 const RATE_LIMIT_MESSAGES = {
   client: { error: "rate_limited", message: "Too many sign-in attempts from this address. Try again shortly." },
-  all: { error: "login_busy", message: "Too many sign-ins are being started right now. Try again shortly." },
+  all: { error: "login_busy", message: API_ERRORS.login_busy.message },
 } as const satisfies Record<string, { error: ApiErrorCode; message: string }>;
+
+/** POST /login's refusals: `{status: "error", error, message, ...}` with the code's status. */
+function loginFailure(error: ApiErrorCode, message: string, extra: Record<string, unknown> = {}, headers?: HeadersInit): Response {
+  return jsonResponse({ status: "error", error, message, ...extra }, { status: API_ERRORS[error].status, headers });
+}
 
 /** /login, /status, /session and /logout: each answers the public session state. */
 export function createLoginRoutes(ctx: ServerContext, manager: SessionManager) {
@@ -33,18 +39,15 @@ export function createLoginRoutes(ctx: ServerContext, manager: SessionManager) {
   }
 
   const login: RouteHandler = async (request) => {
-    if (!ctx.options.signIn.device) {
-      return errorResponse(403, "device_login_disabled", { message: "Sign-in with a device code is turned off on this server." });
-    }
+    if (!ctx.options.signIn.device) return errorResponse("device_login_disabled");
     const existing = await manager.read(request);
     try {
       const limitKeys = await loginLimitKeys(ctx.options.clientAddress(request));
       const outcome = await manager.startLogin(request, existing, limitKeys);
       if ("rateLimited" in outcome) {
-        return jsonResponse(
-          { status: "error", ...RATE_LIMIT_MESSAGES[outcome.scope], retryAfterSeconds: outcome.retryAfterSeconds },
-          { status: 429, headers: { "retry-after": String(outcome.retryAfterSeconds) } },
-        );
+        const { error, message } = RATE_LIMIT_MESSAGES[outcome.scope];
+        const wait = outcome.retryAfterSeconds;
+        return loginFailure(error, message, { retryAfterSeconds: wait }, { "retry-after": String(wait) });
       }
       return stateResponse(request, outcome);
     } catch (error) {
@@ -52,7 +55,7 @@ export function createLoginRoutes(ctx: ServerContext, manager: SessionManager) {
       // The message never names the upstream address; the log line does.
       if (!isProviderAuthError(error)) throw error;
       ctx.options.logger.error(`${LOG_PREFIX} upstream /login failed: ${describeProviderErrorForLog(error)}`);
-      return jsonResponse({ status: "error", error: passedOnCode(error.code), message: error.message }, { status: 502 });
+      return loginFailure(passedOnCode(error.code), error.message);
     }
   };
 

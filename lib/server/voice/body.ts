@@ -6,7 +6,7 @@ import {
   VOICE_MODES,
   type RealtimeCallRequest,
 } from "@/lib/upstream/realtime";
-import { errorResponse } from "../http/json";
+import { errorResponse } from "../http/api-error";
 import { readJsonBody } from "../http/json-body";
 
 const MAX_INSTRUCTIONS_CHARS = 8000;
@@ -33,7 +33,7 @@ const bodySchema = z.object({
 type RealtimeBodyResult = { ok: true; call: RealtimeCallRequest } | { ok: false; response: Response };
 
 function invalid(message: string): RealtimeBodyResult {
-  return { ok: false, response: errorResponse(400, "invalid_realtime_request", { message }) };
+  return { ok: false, response: errorResponse("invalid_realtime_request", { message }) };
 }
 
 /** `POST /realtime` body: the JSON body (lib/server/json-body.ts), then its shape. Messages name the field and never echo the body. */

@@ -4,7 +4,7 @@ import { readUpstreamErrorBody } from "@/lib/upstream/error-body";
 import type { ProviderAuthError } from "@/lib/upstream/errors";
 import { parseJsonOrUndefined } from "@/lib/upstream/http";
 import { upstreamSnippet } from "@/lib/upstream/redact";
-import { errorResponse } from "../http/json";
+import { errorResponse } from "../http/api-error";
 import { LOG_PREFIX, type Logger } from "@/lib/logger";
 import { bodyForLog, describeProviderErrorForLog } from "../http/upstream-log";
 
@@ -56,7 +56,7 @@ export function describeRealtimeFailure(status: number, bodyText: string, inputs
 /** The contract's `{error: "realtime_request_failed", status, detail}`, with one log line. */
 function realtimeFailure(logger: Logger, transport: string, status: number, detail: string, logReason: string): Response {
   logger.error(`${LOG_PREFIX} upstream /realtime failed: transport=${transport} status=${status} ${logReason}`);
-  return errorResponse(status, "realtime_request_failed", { status, detail: detail.slice(0, MAX_REALTIME_DETAIL_CHARS) });
+  return errorResponse("realtime_request_failed", { status, detail: detail.slice(0, MAX_REALTIME_DETAIL_CHARS) }, { status });
 }
 
 /**

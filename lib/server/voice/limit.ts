@@ -1,15 +1,14 @@
 import "server-only";
 import type { ServerContext } from "../context";
-import { rateLimitedResponse } from "../http/json";
+import { rateLimited } from "../http/api-error";
 
 /**
  * The voice throttle: `POST /realtime` and agent-voice starts of one login share one bucket
- * (`realtime.rateLimit`, `LWC_REALTIME_RATE_LIMIT_PER_MINUTE`). Null when the call may go ahead,
- * else the 429 `/responses` answers too: `{error: "rate_limited", retryAfterSeconds}` + `retry-after`.
+ * (`realtime.rateLimit`, `LWC_REALTIME_RATE_LIMIT_PER_MINUTE`). Over it, throws the refusal
+ * `/responses` answers too: `{error: "rate_limited", retryAfterSeconds}` + `retry-after`.
  */
-export async function realtimeRateLimited(ctx: ServerContext, loginId: string): Promise<Response | null> {
-  if (!ctx.realtimeLimiter) return null;
+export async function limitVoiceCalls(ctx: ServerContext, loginId: string): Promise<void> {
+  if (!ctx.realtimeLimiter) return;
   const limit = await ctx.realtimeLimiter.limit(loginId);
-  if (limit.success) return null;
-  return rateLimitedResponse(limit.reset, ctx.options.now());
+  if (!limit.success) throw rateLimited(limit.reset, ctx.options.now());
 }

@@ -3,19 +3,18 @@ import { isProviderAuthError, isRefreshTokenInvalid } from "@/lib/upstream/error
 import { postRealtimeCall, TRANSPORT_VOICE_MODE, type RealtimeCallRequest, type WebRealtimeTransport } from "@/lib/upstream/realtime";
 import type { BackendAuth } from "@/lib/upstream/types";
 import type { ServerContext } from "../context";
-import { errorResponse, NO_STORE } from "../http/json";
+import { ApiError, errorResponse } from "../http/api-error";
+import { NO_STORE } from "../http/json";
 import { describeErrorForLog, LOG_PREFIX } from "@/lib/logger";
 import { readRealtimeBody } from "./body";
-import { realtimeRateLimited } from "./limit";
+import { limitVoiceCalls } from "./limit";
 import { realtimeInputTexts } from "../models/input-texts";
 import { networkRealtimeFailure, notSdpRealtimeFailure, upstreamRealtimeFailure } from "./failure";
 import type { RouteHandler } from "../http/router";
 import { isAuthenticated, type AuthenticatedRecord, type LoadedSession } from "../session/record";
 import type { SessionManager } from "../session/manager";
-import { NOT_AUTHENTICATED_MESSAGE } from "../models/route";
 import { isSiwcRecord, notAvailableWithSiwc } from "../models/siwc-backend";
 
-const notAuthenticated = () => errorResponse(401, "not_authenticated", { message: NOT_AUTHENTICATED_MESSAGE });
 
 const authOf = (record: AuthenticatedRecord): BackendAuth => ({
   accessToken: record.tokens.accessToken,
@@ -47,7 +46,7 @@ export function createRealtimeRoute(ctx: ServerContext, manager: SessionManager)
   ): Promise<BackendAuth | null | Response> {
     if (!realtime.getAuth) {
       if (transport !== "wm") return null;
-      return errorResponse(501, "realtime_auth_not_configured", {
+      return errorResponse("realtime_auth_not_configured", {
         transport,
         message: "The wm transport needs the ChatGPT web session's credential, and this server has no realtime.getAuth.",
       });
@@ -57,10 +56,10 @@ export function createRealtimeRoute(ctx: ServerContext, manager: SessionManager)
       supplied = await realtime.getAuth({ request, transport, account: session.record.account });
     } catch (error) {
       options.logger.error(`${LOG_PREFIX} realtime.getAuth failed: ${describeErrorForLog(error)}`);
-      return errorResponse(502, "realtime_request_failed", { status: 502, detail: "The server could not get a credential for this voice call." });
+      return errorResponse("realtime_request_failed", { status: 502, detail: "The server could not get a credential for this voice call." });
     }
     if (supplied || transport !== "wm") return supplied;
-    return errorResponse(403, "realtime_auth_unavailable", {
+    return errorResponse("realtime_auth_unavailable", {
       transport,
       message: "No ChatGPT web session credential is available for this user, and the wm transport needs one.",
     });
@@ -70,10 +69,10 @@ export function createRealtimeRoute(ctx: ServerContext, manager: SessionManager)
     try {
       return await manager.freshTokens(session);
     } catch (error) {
-      if (isRefreshTokenInvalid(error)) return notAuthenticated();
+      if (isRefreshTokenInvalid(error)) return errorResponse("not_authenticated");
       if (!isProviderAuthError(error)) throw error;
       // The refresh already wrote its own log line.
-      return errorResponse(502, "realtime_request_failed", { status: 502, detail: error.message });
+      return errorResponse("realtime_request_failed", { status: 502, detail: error.message });
     }
   }
 
@@ -82,9 +81,9 @@ export function createRealtimeRoute(ctx: ServerContext, manager: SessionManager)
     try {
       return authOf(await manager.forceRefresh(session));
     } catch (error) {
-      if (isRefreshTokenInvalid(error)) return notAuthenticated();
+      if (isRefreshTokenInvalid(error)) return errorResponse("not_authenticated");
       if (!isProviderAuthError(error)) throw error;
-      return errorResponse(502, "realtime_request_failed", { status: 502, detail: error.message });
+      return errorResponse("realtime_request_failed", { status: 502, detail: error.message });
     }
   }
 
@@ -124,24 +123,23 @@ export function createRealtimeRoute(ctx: ServerContext, manager: SessionManager)
 
   return async (request) => {
     const session = await manager.read(request);
-    if (!isAuthenticated(session)) return notAuthenticated();
+    if (!isAuthenticated(session)) throw new ApiError("not_authenticated");
     // Plan usage covers text replies only (spec siwc.md §8): refused before the body is read.
-    if (isSiwcRecord(session.record)) return notAvailableWithSiwc("voice");
+    if (isSiwcRecord(session.record)) throw notAvailableWithSiwc("voice");
     const body = await readRealtimeBody(request, realtime.maxRequestBytes);
     if (!body.ok) return body.response;
     const { transport } = body.call;
 
-    if (!realtime.transports.has(transport)) return errorResponse(403, "realtime_transport_not_allowed", { transport });
+    if (!realtime.transports.has(transport)) throw new ApiError("realtime_transport_not_allowed", { transport });
     const voiceMode = body.call.voiceMode ?? (transport === "codex" ? undefined : TRANSPORT_VOICE_MODE[transport]);
     if (voiceMode !== undefined && !realtime.voiceModes.has(voiceMode)) {
-      return errorResponse(403, "realtime_mode_not_allowed", { voiceMode });
+      throw new ApiError("realtime_mode_not_allowed", { voiceMode });
     }
     const { model } = body.call;
     if (model !== undefined && realtime.allowedModels && !realtime.allowedModels.has(model)) {
-      return errorResponse(403, "realtime_model_not_allowed", { model });
+      throw new ApiError("realtime_model_not_allowed", { model });
     }
-    const limited = await realtimeRateLimited(ctx, session.record.loginId);
-    if (limited) return limited;
+    await limitVoiceCalls(ctx, session.record.loginId);
 
     const supplied = transport === "codex" ? null : await webAuth(request, transport, session);
     if (supplied instanceof Response) return supplied;
