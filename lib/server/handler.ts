@@ -1,6 +1,5 @@
 import "server-only";
 import { StoreUnavailableError, type RateLimiter, type RateLimitPurpose } from "@/lib/stores/types";
-import { createAccountModelsCache } from "./models/account-models";
 import type { ServerContext } from "./context";
 import { createCookieSigner } from "./http/cookies";
 import { LOGIN_REUSE_RATE_LIMIT } from "./session/device-login";
@@ -18,6 +17,7 @@ import { createSiwcRoutes } from "./siwc/routes";
 import { createRefreshCoordinator } from "./session/refresh";
 import { createRouter, type RouteDefinition, type RouteHandler } from "./http/router";
 import { createLoginRoutes } from "./session/routes";
+import { createModelBackends } from "./models/backend";
 import { createModelsRoute } from "./models/route";
 import { createAppServerRoutes, type AgentVoiceState } from "./agent-voice/routes";
 import { createRealtimeRoute } from "./voice/route";
@@ -124,10 +124,10 @@ export function createProviderHandler(options: ProviderHandlerOptions = {}): Pro
     realtimeLimiter: resolved.realtime.enabled ? limiterFor("realtime", resolved.realtime.rateLimit) : undefined,
   };
   const manager = createSessionManager(ctx);
-  const modelsCache = createAccountModelsCache(resolved.now);
+  const backends = createModelBackends(ctx, manager);
   const login = createLoginRoutes(ctx, manager);
-  const responses = createResponsesRoute(ctx, manager, modelsCache);
-  const appServer = resolved.appServer ? createAppServerRoutes(ctx, manager, modelsCache, resolved.appServer) : undefined;
+  const responses = createResponsesRoute(ctx, manager, backends);
+  const appServer = resolved.appServer ? createAppServerRoutes(ctx, manager, backends, resolved.appServer) : undefined;
   if (appServer) onLoginExpired = (loginId) => void appServer.closeForLogin(loginId, "login_expired");
   // Logout also ends the login's live agent-voice session.
   const logout: RouteHandler = async (request, params) => {
@@ -148,7 +148,7 @@ export function createProviderHandler(options: ProviderHandlerOptions = {}): Pro
   ];
   if (resolved.enableResponsesProxy) {
     routes.push(
-      { pattern: "/models", methods: { GET: createModelsRoute(ctx, manager, modelsCache) } },
+      { pattern: "/models", methods: { GET: createModelsRoute(ctx, manager, backends) } },
       { pattern: "/responses", methods: { POST: responses } },
     );
   }

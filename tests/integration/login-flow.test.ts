@@ -89,6 +89,7 @@ describe("POST /login", () => {
     expect(reply.json()).toEqual({
       status: "authenticated",
       user: { accountId: "acct_demo", email: "demo@example.com", plan: "plus" },
+      capabilities: { voice: true, agentVoice: true, pictures: true, tokenExport: true },
     });
     expect(usercodeCalls()).toBe(before);
   });
@@ -122,6 +123,7 @@ describe("GET /status and GET /session", () => {
     expect(reply.json()).toEqual({
       status: "authenticated",
       user: { accountId: "acct_rot", email: "rot@example.com", plan: "pro" },
+      capabilities: { voice: true, agentVoice: true, pictures: true, tokenExport: true },
     });
     expect(reply.headers.getSetCookie()).toHaveLength(1);
     expect(client.cookie).toBeDefined();

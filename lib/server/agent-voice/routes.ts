@@ -12,7 +12,7 @@ import type { LiveSession } from "@/lib/agent-voice/live-session";
 import { isStartRefused, type StartRefusedError } from "@/lib/agent-voice/start-refused";
 import type { AgentSandbox, SandboxStatus } from "@/lib/agent-voice/sandbox/types";
 import type { AppServerOptions } from "@/lib/agent-voice/types";
-import { cachedAccountModelSlugs, type AccountModelsCache } from "../models/account-models";
+import type { ModelBackends } from "../models/backend";
 import type { ServerContext } from "../context";
 import { ApiError, errorResponse } from "../http/api-error";
 import { jsonResponse, NO_STORE } from "../http/json";
@@ -23,7 +23,7 @@ import type { RouteHandler } from "../http/router";
 import { isAuthenticated, type AuthenticatedRecord, type LoadedSession } from "../session/record";
 import type { SessionManager } from "../session/manager";
 import { parseConfirmBody, parseStartBody } from "./body";
-import { isSiwcRecord, notAvailableWithSiwc } from "../models/siwc-backend";
+import { requireCapability } from "../session/capabilities";
 
 
 /** What /api/health reports for agent voice. */
@@ -43,7 +43,7 @@ function refusedResponse(refused: StartRefusedError): Response {
 export function createAppServerRoutes(
   ctx: ServerContext,
   manager: SessionManager,
-  modelsCache: AccountModelsCache,
+  backends: ModelBackends,
   appServer: AppServerOptions,
 ) {
   const { options } = ctx;
@@ -87,8 +87,7 @@ export function createAppServerRoutes(
 
   async function isModelAllowed(session: LoadedSession<AuthenticatedRecord>, model: string): Promise<boolean> {
     if (options.allowedModels) return options.allowedModels.has(model);
-    const slugs = await cachedAccountModelSlugs(ctx, manager, modelsCache, session);
-    return slugs.includes(model);
+    return (await backends.catalogue(session)).some((listed) => listed.slug === model);
   }
 
   /** The signed-in session's live session `id`, or null (unknown, closed long ago, or another login's). */
@@ -98,7 +97,7 @@ export function createAppServerRoutes(
   ): Promise<{ session: LoadedSession<AuthenticatedRecord>; live: LiveSession }> {
     const session = await manager.read(request);
     if (!isAuthenticated(session)) throw new ApiError("not_authenticated");
-    if (isSiwcRecord(session.record)) throw notAvailableWithSiwc("agentVoice");
+    requireCapability(session.record, "agentVoice");
     const live = id ? (await liveSessions).get(id, session.record.loginId) : null;
     if (!live) throw new ApiError("realtime_session_not_found");
     return { session, live };
@@ -112,8 +111,8 @@ export function createAppServerRoutes(
   const start: RouteHandler = async (request) => {
     const session = await manager.read(request);
     if (!isAuthenticated(session)) throw new ApiError("not_authenticated");
-    // Plan usage covers text replies only (spec siwc.md §8): nothing is asked or spawned.
-    if (isSiwcRecord(session.record)) throw notAvailableWithSiwc("agentVoice");
+    // A session without agent voice (a SIWC one: plan usage covers text replies only): nothing is asked or spawned.
+    requireCapability(session.record, "agentVoice");
     // Fail closed, before anything else is asked or spawned.
     if (!(await sandboxStatus()).available) throw new ApiError("agent_sandbox_unavailable");
     const json = await readJsonBody(request, {
@@ -260,7 +259,7 @@ export function createAppServerRoutes(
   const status: RouteHandler = async (request) => {
     const session = await manager.read(request);
     if (!isAuthenticated(session)) throw new ApiError("not_authenticated");
-    if (isSiwcRecord(session.record)) throw notAvailableWithSiwc("agentVoice");
+    requireCapability(session.record, "agentVoice");
     const state = await sandboxStatus();
     return jsonResponse({
       available: state.available,
@@ -272,7 +271,7 @@ export function createAppServerRoutes(
   const notes: RouteHandler = async (request) => {
     const session = await manager.read(request);
     if (!isAuthenticated(session)) throw new ApiError("not_authenticated");
-    if (isSiwcRecord(session.record)) throw notAvailableWithSiwc("agentVoice");
+    requireCapability(session.record, "agentVoice");
     const { listNotes } = await import("@/lib/agent-voice/tools/notes");
     return jsonResponse({ notes: await listNotes(options.store, session.record.account.accountId) });
   };

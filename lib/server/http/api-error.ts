@@ -16,7 +16,7 @@ type StatusChoice<C extends ApiErrorCode> =
       ? S | Entry<C>["status"]
       : never;
 
-export interface ApiErrorInit<C extends ApiErrorCode> {
+interface ApiErrorInit<C extends ApiErrorCode> {
   status?: StatusChoice<C>;
   headers?: HeadersInit;
 }

@@ -1,77 +1,33 @@
 import "server-only";
 /**
- * The model side of a Sign in with ChatGPT session (docs/api.md, spec siwc.md §6-§9): what /models,
- * /responses and the voice routes do differently when the session record carries `siwc`.
+ * The model backend of a Sign in with ChatGPT session (docs/api.md, spec siwc.md §6-§9): its
+ * catalogue and its calls go to the SIWC API with the bearer token only, gated on SIWC being on and
+ * on plan usage, without retries of any kind.
  */
+import { LOG_PREFIX, type Logger } from "@/lib/logger";
 import { isProviderAuthError } from "@/lib/upstream/errors";
 import { readBoundedText } from "@/lib/upstream/http";
+import { toModelDetails } from "@/lib/upstream/models";
 import { classifySiwcHttpFailure, siwcRequestId, type SiwcFailure } from "@/lib/upstream/siwc-errors";
-import { postSiwcResponses } from "@/lib/upstream/siwc-responses";
+import { fetchSiwcModels } from "@/lib/upstream/siwc-models";
+import { postSiwcResponses, prepareSiwcResponsesBody } from "@/lib/upstream/siwc-responses";
 import { watchSiwcStream, type SiwcStreamEnd } from "@/lib/upstream/siwc-stream";
-import { assembleResponse } from "./assemble-response";
 import type { ServerContext } from "../context";
 import { ApiError, errorResponse } from "../http/api-error";
 import { jsonResponse } from "../http/json";
+import { bodyForLog, describeProviderErrorForLog } from "../http/upstream-log";
+import type { SessionManager } from "../session/manager";
+import type { AuthenticatedRecord, LoadedSession } from "../session/record";
+import type { AccountModelsCache } from "./account-models";
+import { assembleResponse } from "./assemble-response";
+import type { ModelBackend, ResponsesCall } from "./backend";
 import { responsesInputTexts } from "./input-texts";
-import { LOG_PREFIX, type Logger } from "@/lib/logger";
-import type { AuthenticatedRecord } from "../session/record";
-import { unexpectedContentTypeResponse, isEventStream } from "./upstream-failure";
-import { describeProviderErrorForLog, bodyForLog } from "../http/upstream-log";
+import { isEventStream, siwcFailureResponse, unexpectedContentTypeResponse } from "./upstream-failure";
 import { guardUpstreamStream, STREAM_INTERRUPTED_CODE } from "./upstream-stream";
 
 type SiwcRecord = AuthenticatedRecord & { siwc: NonNullable<AuthenticatedRecord["siwc"]> };
 
-export function isSiwcRecord(record: AuthenticatedRecord): record is SiwcRecord {
-  return record.siwc !== undefined;
-}
-
 const SIWC_OFF_MESSAGE = "Sign in with ChatGPT is turned off on this server. Sign out and sign in another way.";
-
-const NOT_AVAILABLE = {
-  voice: "Voice is not available when you sign in with ChatGPT: plan usage covers text replies only.",
-  agentVoice: "Agent voice is not available when you sign in with ChatGPT: plan usage covers text replies only.",
-} as const;
-
-/** `not_available_with_siwc` for a feature plan usage does not cover, to throw before any upstream call or process. */
-export function notAvailableWithSiwc(feature: keyof typeof NOT_AVAILABLE): ApiError {
-  return new ApiError("not_available_with_siwc", { message: NOT_AVAILABLE[feature] });
-}
-
-/**
- * Before anything of /models or /responses reaches the API for a SIWC session: the API base
- * (throws `siwc_disabled` when SIWC was turned off since the sign-in), and plan usage (throws
- * `plan_usage_not_granted` when the token response's scopes lack it). `extra` goes into the body
- * (/models answers `models: []` beside its errors).
- */
-export function siwcGate(ctx: ServerContext, record: SiwcRecord, extra: Record<string, unknown> = {}): { apiBase: string } {
-  const apiBase = ctx.options.signIn.siwc?.apiBase;
-  if (apiBase === undefined) throw new ApiError("siwc_disabled", { ...extra, message: SIWC_OFF_MESSAGE });
-  if (!record.siwc.planUsage) throw new ApiError("plan_usage_not_granted", extra);
-  return { apiBase };
-}
-
-/**
- * siwcGate on a SIWC session's record as a refresh left it (the token reply's scopes decide plan
- * usage, and a refresh may grant less than the sign-in did). A refresh never changes a record's kind.
- */
-export function siwcGateAfterRefresh(
-  ctx: ServerContext,
-  record: AuthenticatedRecord,
-  extra: Record<string, unknown> = {},
-): { apiBase: string; record: SiwcRecord } {
-  if (!isSiwcRecord(record)) throw new Error("a SIWC session's record lost its siwc part");
-  return { ...siwcGate(ctx, record, extra), record };
-}
-
-/** Our reply for a refusal of the SIWC API: its status, our code and sentence, and what else is known. */
-export function siwcFailureResponse(failure: SiwcFailure, extra: Record<string, unknown> = {}): Response {
-  const fields: Record<string, unknown> = { ...extra, message: failure.message, status: failure.status };
-  if (failure.param !== undefined) fields.param = failure.param;
-  if (failure.model !== undefined) fields.model = failure.model;
-  if (failure.detail !== undefined) fields.detail = failure.detail;
-  if (failure.requestId !== undefined) fields.upstreamRequestId = failure.requestId;
-  return errorResponse(failure.code, fields, { status: failure.status });
-}
 
 /** One log line for a refusal: never the backend's words beyond the bounded snippet, never the prompt. */
 function logFailure(logger: Logger, failure: SiwcFailure, bodyText: string, inputs: readonly string[]): void {
@@ -94,6 +50,7 @@ function describeEnd(end: SiwcStreamEnd): string {
 }
 
 interface SiwcCall {
+  request: Request;
   record: SiwcRecord;
   apiBase: string;
   /** The prepared body (lib/upstream/siwc-responses.ts). */
@@ -109,8 +66,9 @@ interface SiwcCall {
  * (a reply that does not end in `response.completed` ends in an `error` event of ours), or one JSON
  * response for a client that did not ask for a stream. No retry of any kind: a plan error stops here.
  */
-export async function callSiwcResponses(ctx: ServerContext, request: Request, call: SiwcCall): Promise<Response> {
+async function callSiwcResponses(ctx: ServerContext, call: SiwcCall): Promise<Response> {
   const { options } = ctx;
+  const { request } = call;
   const { logger } = options;
   const inputs = responsesInputTexts(call.original);
   const model = call.payload.model;
@@ -174,4 +132,71 @@ export async function callSiwcResponses(ctx: ServerContext, request: Request, ca
     });
   }
   return jsonResponse(assembled.response);
+}
+
+/**
+ * The SIWC session's record, for the API base it may use now: SIWC still on (`siwc_disabled` once
+ * it was turned off since the sign-in) and plan usage granted by the token response's scopes
+ * (`plan_usage_not_granted`), on the record as it is, so also after a refresh that granted less.
+ */
+function admitted(ctx: ServerContext, record: AuthenticatedRecord, extra: Record<string, unknown> = {}): { apiBase: string; record: SiwcRecord } {
+  if (record.siwc === undefined) throw new Error("a SIWC session's record lost its siwc part");
+  const apiBase = ctx.options.signIn.siwc?.apiBase;
+  if (apiBase === undefined) throw new ApiError("siwc_disabled", { ...extra, message: SIWC_OFF_MESSAGE });
+  if (!record.siwc.planUsage) throw new ApiError("plan_usage_not_granted", extra);
+  return { apiBase, record: record as SiwcRecord };
+}
+
+export function createSiwcBackend(ctx: ServerContext, manager: SessionManager, cache: AccountModelsCache): ModelBackend {
+  const { options } = ctx;
+  const catalogueKey = (record: AuthenticatedRecord) => `siwc:${record.account.accountId}`;
+
+  return {
+    admit(record, extra) {
+      admitted(ctx, record, extra);
+    },
+    // Its account id is the ID token's `sub`, and its catalogue is another service's: kept apart.
+    catalogueKey,
+    /** {apiBase}/models with the bearer token only. A 401 is not read as an expired token (spec: check the account and scopes): no forced refresh. */
+    async fetchCatalogue(session: LoadedSession<AuthenticatedRecord>, refreshed?: AuthenticatedRecord) {
+      const { apiBase, record } = admitted(ctx, refreshed ?? (await manager.freshTokens(session)));
+      try {
+        return await fetchSiwcModels(options.upstream, apiBase, record.tokens.accessToken);
+      } catch (error) {
+        if (isProviderAuthError(error)) options.logger.error(`${LOG_PREFIX} upstream /models failed: ${describeProviderErrorForLog(error)}`);
+        throw error;
+      }
+    },
+    /** Not gated on a client version (none is sent to it): nothing is marked `unavailable`. */
+    describe(model, clientVersion) {
+      const details = toModelDetails(model, clientVersion);
+      delete details.unavailable;
+      return details;
+    },
+    /** What the API would refuse is refused here, naming the field (400 `unsupported_field`), and never sent. */
+    prepare(body, settings) {
+      const prepared = prepareSiwcResponsesBody(body, settings);
+      if (prepared.ok) return prepared.body;
+      const { code, param, message } = prepared.refusal;
+      // Image generation is a feature SIWC lacks (403, like voice); anything else is a field to leave out.
+      throw new ApiError(code, code === "not_available_with_siwc" ? { message } : { param, message });
+    },
+    /** A refresh may bring back a narrower grant: the record the calls (the catalogue's too) go with is refreshed first and admitted again. */
+    async ready(session) {
+      const record = await manager.freshTokens(session);
+      admitted(ctx, record);
+      return { id: session.id, record };
+    },
+    respond({ request, record, payload, original }: ResponsesCall) {
+      // The record this call goes with, admitted again should it have been refreshed once more.
+      const gate = admitted(ctx, record);
+      return callSiwcResponses(ctx, {
+        request,
+        ...gate,
+        payload,
+        original,
+        onModelRefused: () => cache.forget(catalogueKey(gate.record)),
+      });
+    },
+  };
 }

@@ -1,6 +1,8 @@
 import "server-only";
 import { describeUpstreamFailure, isCloudflareChallenge, pickUsageHeaders } from "@/lib/upstream/backend";
+import { isProviderAuthError, isRefreshTokenInvalid } from "@/lib/upstream/errors";
 import { classifyModelRefusal, type ModelRefusal } from "@/lib/upstream/model-refusal";
+import { isSiwcRefusal, type SiwcFailure } from "@/lib/upstream/siwc-errors";
 import { errorResponse } from "../http/api-error";
 import { identifierOrUndefined, LOG_PREFIX, type Logger } from "@/lib/logger";
 import { bodyForLog } from "../http/upstream-log";
@@ -104,4 +106,34 @@ export function unexpectedContentTypeResponse(logger: Logger, upstream: Response
 /** True for `text/event-stream` (with or without parameters). */
 export function isEventStream(contentType: string | null): boolean {
   return contentType?.split(";")[0]?.trim().toLowerCase() === "text/event-stream";
+}
+
+/** Our reply for a refusal of the SIWC API: its status, our code and sentence, and what else is known. */
+export function siwcFailureResponse(failure: SiwcFailure, extra: Record<string, unknown> = {}): Response {
+  const fields: Record<string, unknown> = { ...extra, message: failure.message, status: failure.status };
+  if (failure.param !== undefined) fields.param = failure.param;
+  if (failure.model !== undefined) fields.model = failure.model;
+  if (failure.detail !== undefined) fields.detail = failure.detail;
+  if (failure.requestId !== undefined) fields.upstreamRequestId = failure.requestId;
+  return errorResponse(failure.code, fields, { status: failure.status });
+}
+
+
+/**
+ * A refusal the backend put in our words (the SIWC API's, thrown while reading the catalogue) as
+ * the reply; undefined for any other error. `extra` joins the body (/models adds `models: []`).
+ */
+export function backendRefusalResponse(error: unknown, extra: Record<string, unknown> = {}): Response | undefined {
+  return isSiwcRefusal(error) ? siwcFailureResponse(error.failure, extra) : undefined;
+}
+
+/** Refresh or catalogue trouble before the model call, in the /responses error shape. */
+export function preflightFailure(error: unknown): Response {
+  if (isRefreshTokenInvalid(error)) return errorResponse("not_authenticated");
+  const refused = backendRefusalResponse(error);
+  if (refused) return refused;
+  if (!isProviderAuthError(error)) throw error;
+  const status =
+    error.code === "models_request_failed" && error.status !== undefined && error.status >= 400 ? error.status : 502;
+  return errorResponse("responses_request_failed", { status, detail: error.message }, { status });
 }

@@ -1,12 +1,8 @@
 import "server-only";
 import { errorResponse } from "../http/api-error";
+import type { ResponsesRequestBody } from "../models/backend";
 import { readJsonBody } from "../http/json-body";
 
-/**
- * The only shape rules we check ourselves (`model`, `input`, `stream`); the rest of the Responses API
- * body passes through. `stream: true` streams the reply; absent or false (the API's default) gets one JSON reply.
- */
-type ResponsesRequestBody = Record<string, unknown> & { model: string; input: string | unknown[]; stream?: boolean };
 
 type BodyResult = { ok: true; body: ResponsesRequestBody } | { ok: false; response: Response };
 

@@ -4,7 +4,6 @@ import { ApiError } from "../http/api-error";
 
 const SERVICE_TIER_HEADER = "x-login-with-provider-service-tier";
 const REASONING_EFFORT_HEADER = "x-login-with-provider-reasoning-effort";
-export const SERVICE_TIER_FALLBACK_HEADER = "x-login-with-provider-service-tier-fallback";
 
 interface ProxyHeaders {
   serviceTier?: ServiceTier;

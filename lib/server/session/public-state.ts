@@ -1,5 +1,6 @@
 import "server-only";
 import type { ApiErrorCode } from "@/lib/error-codes";
+import { capabilitiesOf, type SessionCapabilities } from "./capabilities";
 import type { PendingRecord, SessionRecord } from "./record";
 import type { SignInMethod } from "../siwc/config";
 
@@ -19,6 +20,8 @@ export type PublicSessionState =
   | {
       status: "authenticated";
       user: { accountId: string; email: string; plan: string };
+      /** What this session may do besides chat; a client asks this, not how it signed in. */
+      capabilities: SessionCapabilities;
       /** How it signed in; absent on a server with the default sign-in (device code only), which means `device`. */
       signIn?: SignInMethod;
       /** A SIWC session: whether plan usage was granted, and whether the one-time plan notice is due. */
@@ -63,6 +66,7 @@ export function toPublicState(record: SessionRecord | null, now: number): Public
       return {
         status: "authenticated",
         user: { accountId: record.account.accountId, email: record.account.email, plan: record.account.plan },
+        capabilities: { ...capabilitiesOf(record) },
         ...(record.siwc
           ? {
               signIn: "siwc" as const,

@@ -1,6 +1,7 @@
 import "server-only";
 import { ProviderAuthError, isRefreshTokenInvalid } from "@/lib/upstream/errors";
 import type { ServerContext } from "../context";
+import { capabilitiesOf } from "./capabilities";
 import { isAuthenticated } from "./record";
 import type { SessionManager } from "./manager";
 
@@ -35,7 +36,7 @@ export function createTokenExport(ctx: ServerContext, manager: SessionManager) {
     if (!isAuthenticated(session)) {
       throw new ProviderAuthError("not_authenticated", "This request has no authenticated session");
     }
-    if (session.record.siwc) {
+    if (!capabilitiesOf(session.record).tokenExport) {
       // Sign in with ChatGPT's terms allow its tokens for the connected application only.
       throw new ProviderAuthError(
         "token_export_not_available_with_siwc",

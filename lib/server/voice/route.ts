@@ -13,7 +13,7 @@ import { networkRealtimeFailure, notSdpRealtimeFailure, upstreamRealtimeFailure 
 import type { RouteHandler } from "../http/router";
 import { isAuthenticated, type AuthenticatedRecord, type LoadedSession } from "../session/record";
 import type { SessionManager } from "../session/manager";
-import { isSiwcRecord, notAvailableWithSiwc } from "../models/siwc-backend";
+import { requireCapability } from "../session/capabilities";
 
 
 const authOf = (record: AuthenticatedRecord): BackendAuth => ({
@@ -27,8 +27,8 @@ function isAbort(error: unknown): boolean {
 
 /**
  * POST /realtime: exchange the browser's WebRTC offer for the provider's answer SDP.
- * Checks, in order (Origin is checked by the handler before this): session (401), not a Sign in
- * with ChatGPT session (403 `not_available_with_siwc`), body size (413),
+ * Checks, in order (Origin is checked by the handler before this): session (401), a session that
+ * may use voice (capability `voice`; else 403 `not_available_with_siwc`), body size (413),
  * shape (400), transport, voice mode and voice model policy (403), the voice throttle shared with
  * agent-voice starts (429), the web transports' credential; then fresh
  * tokens (refresh if near expiry, single-flight) and the upstream call. An upstream 401 to the
@@ -124,8 +124,8 @@ export function createRealtimeRoute(ctx: ServerContext, manager: SessionManager)
   return async (request) => {
     const session = await manager.read(request);
     if (!isAuthenticated(session)) throw new ApiError("not_authenticated");
-    // Plan usage covers text replies only (spec siwc.md §8): refused before the body is read.
-    if (isSiwcRecord(session.record)) throw notAvailableWithSiwc("voice");
+    // A session without voice (a SIWC one: plan usage covers text replies only): refused before the body is read.
+    requireCapability(session.record, "voice");
     const body = await readRealtimeBody(request, realtime.maxRequestBytes);
     if (!body.ok) return body.response;
     const { transport } = body.call;
