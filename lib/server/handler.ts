@@ -125,7 +125,8 @@ export function createProviderHandler(options: ProviderHandlerOptions = {}): Pro
   };
   const manager = createSessionManager(ctx);
   const backends = createModelBackends(ctx, manager);
-  const login = createLoginRoutes(ctx, manager);
+  const choicesFor = (request: Request) => signInChoices(request, resolved);
+  const login = createLoginRoutes(ctx, manager, choicesFor);
   const responses = createResponsesRoute(ctx, manager, backends);
   const appServer = resolved.appServer ? createAppServerRoutes(ctx, manager, backends, resolved.appServer) : undefined;
   if (appServer) onLoginExpired = (loginId) => void appServer.closeForLogin(loginId, "login_expired");
@@ -261,7 +262,7 @@ export function createProviderHandler(options: ProviderHandlerOptions = {}): Pro
     agentVoiceState: async () => (appServer ? appServer.state() : "off"),
     async getSession(request) {
       const state = toPublicState((await manager.readOwn(request))?.record ?? null, resolved.now());
-      return withSignInChoices(state, signInChoices(request, resolved));
+      return withSignInChoices(state, choicesFor(request));
     },
     dangerouslyGetTokens: createTokenExport(ctx, manager),
     close: async () => {

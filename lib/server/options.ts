@@ -11,6 +11,7 @@ import { resolveUpstreamConfig } from "@/lib/upstream/config";
 import { INSTRUCTIONS_MODES, type InstructionsMode } from "@/lib/upstream/responses";
 import type { UpstreamConfig } from "@/lib/upstream/types";
 import { clientAddressOf, DEFAULT_TRUSTED_PROXY_HOPS } from "./http/client-address";
+import type { ResolvedCookieOptions } from "./http/cookies";
 import { consoleLogger, type Logger } from "@/lib/logger";
 import { resolveRealtimeOptions, type RealtimeOptions, type ResolvedRealtimeOptions } from "./voice/options";
 import { resolveSecrets } from "./session/seal";
@@ -187,17 +188,6 @@ export const DEFAULT_LOGIN_RATE_LIMIT: RateLimitOption = { limit: 10, windowMs: 
 export const DEFAULT_LOGIN_GLOBAL_RATE_LIMIT: RateLimitOption = { limit: 100, windowMs: 60_000 };
 export const DEFAULT_MAX_REQUEST_BYTES = 4_000_000;
 export const DEFAULT_MAX_STREAM_MS = 290_000;
-
-export interface ResolvedCookieOptions {
-  name: string;
-  httpOnly: boolean;
-  sameSite: "lax" | "strict" | "none";
-  path: string;
-  domain?: string;
-  secure: boolean | "auto";
-  maxAgeSeconds: number;
-  hostPrefix: boolean;
-}
 
 export interface ResolvedSiwcOptions {
   issuer: string;

@@ -1,8 +1,19 @@
 import "server-only";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { fromBase64Url, toBase64Url } from "./encoding";
-import type { ResolvedCookieOptions } from "../options";
 import { isSecureRequest } from "./request-origin";
+
+/** The session cookie's settings, resolved from the handler's `cookie` option (lib/server/options.ts). */
+export interface ResolvedCookieOptions {
+  name: string;
+  httpOnly: boolean;
+  sameSite: "lax" | "strict" | "none";
+  path: string;
+  domain?: string;
+  secure: boolean | "auto";
+  maxAgeSeconds: number;
+  hostPrefix: boolean;
+}
 
 /** Session ids are 32 random bytes, base64url (43 characters). */
 const SESSION_ID_PATTERN = /^[A-Za-z0-9_-]{43}$/;

@@ -1,5 +1,4 @@
 import "server-only";
-import type { RealtimeCallRequest } from "@/lib/upstream/realtime";
 
 /** Keys whose values are protocol words (`"user"`, `"input_text"`, a model slug), not anyone's text. */
 const PROTOCOL_KEYS = new Set(["type", "role", "model", "status", "include"]);
@@ -22,9 +21,4 @@ export function responsesInputTexts(body: unknown): string[] {
   };
   visit(body, undefined);
   return texts;
-}
-
-/** The texts of a /realtime request: the offer SDP (it carries the ICE credentials) and the session's strings. */
-export function realtimeInputTexts(call: RealtimeCallRequest): string[] {
-  return [call.sdp, call.instructions, call.voice, call.model].filter((text): text is string => text !== undefined);
 }

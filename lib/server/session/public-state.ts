@@ -1,15 +1,14 @@
 import "server-only";
 import type { ApiErrorCode } from "@/lib/error-codes";
-import { capabilitiesOf, type SessionCapabilities } from "./capabilities";
+import { capabilitiesOf, type SessionCapabilities, type SignInKind } from "./capabilities";
 import type { PendingRecord, SessionRecord } from "./record";
-import type { SignInMethod } from "../siwc/config";
 
 /**
  * The sign-ins this server offers to this request: `methods` in order; `siwc` only when SIWC is on,
  * `needs_loopback` when the page is not open on a loopback origin (or the server is hosted).
  */
 export interface SignInChoices {
-  methods: SignInMethod[];
+  methods: SignInKind[];
   siwc?: "available" | "needs_loopback";
 }
 
@@ -23,7 +22,7 @@ export type PublicSessionState =
       /** What this session may do besides chat; a client asks this, not how it signed in. */
       capabilities: SessionCapabilities;
       /** How it signed in; absent on a server with the default sign-in (device code only), which means `device`. */
-      signIn?: SignInMethod;
+      signIn?: SignInKind;
       /** A SIWC session: whether plan usage was granted, and whether the one-time plan notice is due. */
       siwc?: { planUsage: boolean; showPlanNotice: boolean };
     }

@@ -6,7 +6,6 @@ import type { UpstreamConfig } from "@/lib/upstream/types";
 import { randomId } from "../http/encoding";
 import type { AuthenticatedRecord, LoadedSession } from "./record";
 import type { SessionStore } from "./store";
-import type { SiwcClient } from "../siwc/client";
 
 export const REFRESH_LOCK_PREFIX = "lwc:lock:refresh:";
 /** The refresh call itself is cut after this. */
@@ -31,6 +30,12 @@ interface RefreshRequest {
   force: boolean;
 }
 
+/** Refresh and revocation of a SIWC session's tokens (lib/server/siwc/client.ts). */
+interface SiwcTokens {
+  refresh(current: AuthenticatedRecord, signal?: AbortSignal): Promise<AuthenticatedRecord>;
+  revoke(record: AuthenticatedRecord): Promise<unknown>;
+}
+
 interface Deps {
   store: KeyValueStore;
   sessions: SessionStore;
@@ -39,7 +44,7 @@ interface Deps {
   /** Told when a refresh finds the login dead (`refresh_token_invalid`): its live agent voice ends. */
   onLoginExpired?: (loginId: string) => void;
   /** Refreshes and revokes the tokens of Sign in with ChatGPT sessions; undefined when SIWC is off. */
-  siwc?: Pick<SiwcClient, "refresh" | "revoke">;
+  siwc?: SiwcTokens;
 }
 
 /**

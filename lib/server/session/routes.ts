@@ -7,8 +7,7 @@ import { errorResponse } from "../http/api-error";
 import { jsonResponse, passedOnCode } from "../http/json";
 import { LOG_PREFIX } from "@/lib/logger";
 import { LOGIN_NONCE_HEADER } from "./login-nonce";
-import { toPublicState, withSignInChoices, type PublicSessionState } from "./public-state";
-import { signInChoices } from "../siwc/loopback";
+import { toPublicState, withSignInChoices, type PublicSessionState, type SignInChoices } from "./public-state";
 import type { RouteHandler } from "../http/router";
 import type { SessionManager } from "./manager";
 import type { ServerContext } from "../context";
@@ -26,10 +25,18 @@ function loginFailure(error: ApiErrorCode, message: string, extra: Record<string
 }
 
 /** /login, /status, /session and /logout: each answers the public session state. */
-export function createLoginRoutes(ctx: ServerContext, manager: SessionManager) {
+/**
+ * `signInChoices`: the sign-ins this server offers a request (lib/server/siwc/loopback.ts decides
+ * where SIWC can run), undefined on a server with the default sign-in.
+ */
+export function createLoginRoutes(
+  ctx: ServerContext,
+  manager: SessionManager,
+  signInChoices: (request: Request) => SignInChoices | undefined,
+) {
   /** A signed-out state says which sign-ins this request may use. */
   const forRequest = (request: Request, state: PublicSessionState) =>
-    withSignInChoices(state, signInChoices(request, ctx.options));
+    withSignInChoices(state, signInChoices(request));
 
   function stateResponse(request: Request, outcome: StateOutcome): Response {
     const headers = new Headers();

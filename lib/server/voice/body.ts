@@ -64,3 +64,8 @@ export async function readRealtimeBody(request: Request, maxRequestBytes: number
     },
   };
 }
+
+/** The texts of a /realtime request: the offer SDP (it carries the ICE credentials) and the session's strings. */
+export function realtimeInputTexts(call: RealtimeCallRequest): string[] {
+  return [call.sdp, call.instructions, call.voice, call.model].filter((text): text is string => text !== undefined);
+}

@@ -6,15 +6,13 @@ import type { ServerContext } from "../context";
 import { ApiError, errorResponse } from "../http/api-error";
 import { NO_STORE } from "../http/json";
 import { describeErrorForLog, LOG_PREFIX } from "@/lib/logger";
-import { readRealtimeBody } from "./body";
+import { readRealtimeBody, realtimeInputTexts } from "./body";
 import { limitVoiceCalls } from "./limit";
-import { realtimeInputTexts } from "../models/input-texts";
 import { networkRealtimeFailure, notSdpRealtimeFailure, upstreamRealtimeFailure } from "./failure";
 import type { RouteHandler } from "../http/router";
 import { isAuthenticated, type AuthenticatedRecord, type LoadedSession } from "../session/record";
 import type { SessionManager } from "../session/manager";
 import { requireCapability } from "../session/capabilities";
-
 
 const authOf = (record: AuthenticatedRecord): BackendAuth => ({
   accessToken: record.tokens.accessToken,
