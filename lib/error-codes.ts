@@ -19,6 +19,9 @@ export const API_ERROR_CODES = [
   "invalid_realtime_confirmation",
   "responses_request_too_large",
   "realtime_request_too_large",
+  // The body of a route of your own read by readJsonRequest (lib/server, e.g. /api/example/haiku)
+  "invalid_request",
+  "request_too_large",
   // Who may call, and how often
   "not_authenticated",
   "origin_not_allowed",
@@ -111,6 +114,8 @@ export const API_ERRORS = {
   invalid_realtime_confirmation: { status: 400 },
   responses_request_too_large: { status: 413 },
   realtime_request_too_large: { status: 413 },
+  invalid_request: { status: 400 },
+  request_too_large: { status: 413 },
   not_authenticated: { status: 401, message: SIGN_IN_FIRST },
   origin_not_allowed: { status: 403 },
   origin_required: {

@@ -37,6 +37,14 @@ export interface ProviderHandler {
    * `origin_required`), unless `csrf: "skip-server-call"` says no browser request needs checking.
    */
   proxyFetch(request: Request, options?: ProxyFetchOptions): Promise<Response>;
+  /**
+   * A route of your own, run as the handler runs its routes (docs/server.md): a non-GET request
+   * whose `Origin` fails the CSRF rule gets 403 `origin_not_allowed` before `serve` runs; an
+   * `ApiError` it throws is answered with its code's status, a store outage with 503
+   * `store_unavailable`, anything else with 500 `internal_error` (one log line, no details); every
+   * reply is no-store and carries `x-request-id` (and CORS headers for an `allowedOrigins` origin).
+   */
+  route(serve: (request: Request) => Promise<Response>): (request: Request) => Promise<Response>;
   /** The public state of the request's session. Never polls, refreshes or writes. */
   getSession(request: Request): Promise<PublicSessionState>;
   dangerouslyGetTokens(request: Request, options?: { includeRefreshToken?: boolean }): Promise<ExportedTokens>;
@@ -238,6 +246,15 @@ export function createProviderHandler(options: ProviderHandlerOptions = {}): Pro
     return finish(await runSafely(responses, request, {}, "/responses (proxyFetch)"), verdict);
   }
 
+  function route(serve: (request: Request) => Promise<Response>): (request: Request) => Promise<Response> {
+    return withRequestId(async (request: Request) => {
+      const verdict = checkOrigin(request, resolved.allowedOrigins);
+      const method = request.method.toUpperCase();
+      if (method !== "GET" && method !== "HEAD" && verdict.kind === "rejected") return finish(rejectOrigin(verdict), verdict);
+      return finish(await runSafely(serve, request, {}, new URL(request.url).pathname), verdict);
+    });
+  }
+
   async function checkStore(): Promise<"ok" | "degraded"> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<never>((_, reject) => {
@@ -258,6 +275,7 @@ export function createProviderHandler(options: ProviderHandlerOptions = {}): Pro
     basePath: resolved.basePath,
     handler: withRequestId(serveRequest),
     proxyFetch: withRequestId(serveProxyFetch),
+    route,
     checkStore,
     agentVoiceState: async () => (appServer ? appServer.state() : "off"),
     async getSession(request) {
