@@ -41,7 +41,7 @@ RUN LWC_CODEX_CACHE_DIR=/opt/codex bash scripts/ensure-codex.sh
 # 4. What runs: node, the build, bubblewrap, codex, and tini as PID 1.
 FROM ${NODE_IMAGE} AS runtime
 # tini forwards SIGTERM/SIGINT to the server's whole process group (-g) and reaps every exited
-# process; the server then ends each codex process itself (lib/server/shutdown.ts).
+# process; the server then ends each codex process itself (lib/server/http/shutdown.ts).
 RUN apt-get update \
   && apt-get install -y --no-install-recommends bubblewrap tini ca-certificates \
   && apt-get clean \

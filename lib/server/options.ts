@@ -156,7 +156,7 @@ export interface ProviderHandlerOptions {
   trustedProxyHops?: number;
   /**
    * The address the request's TCP connection came from, when the server knows it (undefined when
-   * not). The Next.js app reads it from the Node HTTP server (`lib/server/connection-peer.ts`). Used
+   * not). The Next.js app reads it from the Node HTTP server (`lib/server/http/connection-peer.ts`). Used
    * by the default client address rule (see trustedProxyHops); a client cannot invent it.
    */
   peerAddress?: (request: Request) => string | undefined;

@@ -31,7 +31,7 @@ function firstIssue(error: z.ZodError): string {
   return path ? `${path}: ${issue?.message ?? "invalid"}` : (issue?.message ?? "invalid body");
 }
 
-/** The start's JSON object (lib/server/json-body.ts read it), checked. */
+/** The start's JSON object (lib/server/http/json-body.ts read it), checked. */
 export function parseStartBody(value: Record<string, unknown>): Parsed<{ sdp: string; voice?: string; model?: string }> {
   const parsed = startSchema.safeParse(value);
   if (!parsed.success) return { ok: false, message: firstIssue(parsed.error) };

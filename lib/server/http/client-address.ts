@@ -25,7 +25,7 @@ export function forwardedClientAddress(request: Request, trustedProxyHops: numbe
  * The address the login limits count by.
  *
  * `peer` is the address the TCP connection came from, when the server knows it (the Next.js app on
- * Node reads it from the socket: lib/server/connection-peer.ts). A client cannot invent it. A proxy
+ * Node reads it from the socket: lib/server/http/connection-peer.ts). A client cannot invent it. A proxy
  * of yours reaches the app from loopback or a private network, so only a peer there is taken for
  * the proxy that `trustedProxyHops` announces; then X-Forwarded-For is read as that setting says.
  * A peer with a public address is the client itself (no proxy is actually there, as on a bare

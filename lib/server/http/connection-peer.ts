@@ -5,7 +5,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
  * The address of the TCP peer of the request being handled, for the login limits (see
  * `clientAddressOf`): a client cannot invent it, unlike X-Forwarded-For, which Next.js passes on
  * as the client wrote it. The Node HTTP server runs each request inside `runWithConnectionPeer`
- * (lib/server/http-edges.ts, installed by instrumentation.ts); the handler reads it back through
+ * (lib/server/http/http-edges.ts, installed by instrumentation.ts); the handler reads it back through
  * its `peerAddress` option (lib/env-options.ts).
  *
  * One storage per process, kept on globalThis: instrumentation.ts and the route are bundled

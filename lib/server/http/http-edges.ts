@@ -44,7 +44,7 @@ export function answerHttpEdge(request: IncomingMessage, response: ServerRespons
 
 /**
  * Makes every Node HTTP server of this process answer those requests itself, and handle every other
- * request knowing its connection's peer address (lib/server/connection-peer.ts). Idempotent.
+ * request knowing its connection's peer address (lib/server/http/connection-peer.ts). Idempotent.
  */
 export function answerHttpEdgesAtTheServer(): void {
   const prototype = Server.prototype as Server & { [PATCHED]?: true };

@@ -10,7 +10,7 @@ function invalid(message: string): BodyResult {
   return { ok: false, response: errorResponse("invalid_responses_request", { message }) };
 }
 
-/** The JSON body (lib/server/json-body.ts: size, depth, JSON, object), then the shape. Messages never echo the body. */
+/** The JSON body (lib/server/http/json-body.ts: size, depth, JSON, object), then the shape. Messages never echo the body. */
 export async function readResponsesBody(request: Request, maxRequestBytes: number): Promise<BodyResult> {
   const read = await readJsonBody(request, { maxRequestBytes, tooLarge: "responses_request_too_large", invalid: "invalid_responses_request" });
   if (!read.ok) return read;

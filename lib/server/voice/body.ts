@@ -36,7 +36,7 @@ function invalid(message: string): RealtimeBodyResult {
   return { ok: false, response: errorResponse("invalid_realtime_request", { message }) };
 }
 
-/** `POST /realtime` body: the JSON body (lib/server/json-body.ts), then its shape. Messages name the field and never echo the body. */
+/** `POST /realtime` body: the JSON body (lib/server/http/json-body.ts), then its shape. Messages name the field and never echo the body. */
 export async function readRealtimeBody(request: Request, maxRequestBytes: number): Promise<RealtimeBodyResult> {
   const read = await readJsonBody(request, {
     maxRequestBytes,
