@@ -59,9 +59,10 @@ COPY --from=build /app/package.json /app/package-lock.json /app/next.config.ts /
 COPY --from=build /app/lib ./lib
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/.next ./.next
-# The app's files stay root's and read-only; the server may write only its cache (and /tmp, where
-# each codex process gets its private home).
-RUN mkdir -p .next/cache && chown node:node .next/cache
+# The app's files stay root's and read-only; the server may write only its cache, the embedded chat
+# history's folder (LWC_DATA_DIR, default /app/.data: mount a volume there to keep it) and /tmp,
+# where each codex process gets its private home.
+RUN mkdir -p .next/cache .data && chown node:node .next/cache .data
 USER node
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s \

@@ -59,7 +59,11 @@ export const LAYERS = [
   serverFolder("session", ["http", "session"], "lib/server/session (the login session) sits below every feature: besides lib/server/http it imports none"),
   serverFolder("siwc", ["http", "session", "siwc"], "lib/server/siwc (the Sign in with ChatGPT flow) builds sessions: it imports lib/server/http and session only"),
   serverFolder("models", ["http", "session", "models"], "lib/server/models (the model backends and GET /models) imports lib/server/http and session only"),
-  serverFolder("responses", ["http", "session", "models", "responses"], "lib/server/responses (POST /responses) calls the session's model backend (lib/server/models)"),
+  serverFolder(
+    "responses",
+    ["http", "session", "models", "history", "responses"],
+    "lib/server/responses (POST /responses) calls the session's model backend (lib/server/models) with the person's own instructions (lib/server/history)",
+  ),
   serverFolder("voice", ["http", "session", "voice"], "lib/server/voice (POST /realtime) imports lib/server/http and session only"),
   serverFolder("agent-voice", ["http", "session", "models", "voice", "agent-voice"], "lib/server/agent-voice checks models (lib/server/models) and shares the voice throttle (lib/server/voice)"),
   serverFolder("history", ["http", "session", "history"], "lib/server/history (the chat history routes) imports lib/server/http and session only"),

@@ -11,6 +11,15 @@ export async function register(): Promise<void> {
   const { logDeploymentProblems } = await import("./lib/deploy-checks");
   const { consoleLogger } = await import("./lib/logger");
   logDeploymentProblems(process.env, consoleLogger);
+  // Where chats are kept; on a long-lived server the history database opens and migrates now, in
+  // the background (lib/history/start.ts), and closes on SIGTERM/SIGINT.
+  if (process.env.NEXT_PHASE !== "phase-production-build") {
+    const { openHistoryAtStart } = await import("./lib/history/start");
+    const { closeOnShutdown } = await import("./lib/server/http/shutdown");
+    void openHistoryAtStart(process.env, consoleLogger).then((database) => {
+      if (database) closeOnShutdown(() => database.close());
+    });
+  }
   if (process.env.LWC_CODEX_COMMAND?.trim()) {
     // Session folders a killed server left behind (codex may have logged in them) go now, not at the first start.
     const { sweepLeftoverFolders } = await import("./lib/agent-voice/codex-processes");

@@ -31,6 +31,15 @@ const nextConfig: NextConfig = {
   // Sign in with ChatGPT needs the page on 127.0.0.1 (its loopback callback), and `next dev` serves
   // its dev resources (hot reload) only to localhost unless told: the demo's page moves there.
   allowedDevOrigins: ["127.0.0.1"],
+  // The embedded history database (PGlite) loads its WebAssembly and data files from its own
+  // package folder at run time: kept out of the bundle. (`pg` is external by Next's own list.)
+  serverExternalPackages: ["@electric-sql/pglite"],
+  // The history's SQL migrations are read at run time (lib/history/database.ts): traced into the
+  // API route's function, so a serverless deploy has them.
+  outputFileTracingIncludes: {
+    "/api/provider/[...path]": ["./lib/history/migrations/**"],
+    "/api/provider/responses": ["./lib/history/migrations/**"],
+  },
 };
 
 export default nextConfig;

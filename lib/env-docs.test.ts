@@ -6,10 +6,11 @@ import { resolveRealtimeOptions } from "./server/voice/options";
 import { CLIENT_VERSION, DEFAULT_UPSTREAM } from "./upstream/config";
 import { CODEX_REALTIME_MODEL, DEFAULT_CHATGPT_URL } from "./upstream/realtime";
 import { DEFAULT_INSTRUCTIONS } from "./upstream/responses";
+import { DEFAULT_DATA_DIR } from "./history/config";
 
 const root = join(import.meta.dirname, "..");
 const read = (path: string) => readFileSync(join(root, path), "utf8");
-const VARIABLE = /\b(?:LWC_[A-Z0-9_]+|UPSTASH_REDIS_REST_(?:URL|TOKEN)|KV_REST_API_(?:URL|TOKEN))\b/g;
+const VARIABLE = /\b(?:LWC_[A-Z0-9_]+|UPSTASH_REDIS_REST_(?:URL|TOKEN)|KV_REST_API_(?:URL|TOKEN)|DATABASE_URL|POSTGRES_URL)\b/g;
 
 /** The text of one `## ` section of a markdown file, from its heading to the next one. */
 function section(markdown: string, heading: string): string {
@@ -73,6 +74,7 @@ const DEFAULTS_OUTSIDE_THE_SCHEMA: Record<string, string> = {
   LWC_CHATGPT_URL: DEFAULT_CHATGPT_URL,
   LWC_REALTIME_TRANSPORTS: [...resolveRealtimeOptions().transports].join(","),
   LWC_DIST_DIR: ".next", // Next's own distDir
+  LWC_DATA_DIR: DEFAULT_DATA_DIR,
 };
 
 /** The default the code applies to an unset variable, in the variable's own units, or undefined. */

@@ -47,6 +47,7 @@ import { referenceConfirmTool, referenceTools } from "@/lib/agent-voice/tools";
 import { CODEX_REALTIME_MODEL, REALTIME_TRANSPORTS, VOICE_MODES } from "@/lib/upstream/realtime";
 import { INSTRUCTIONS_MODES } from "@/lib/upstream/responses";
 import { uncachedFetch } from "@/lib/upstream/uncached-fetch";
+import { historySettingFromEnv, isPostgresUrl } from "@/lib/history/config";
 
 function isAllowEntry(entry: string): boolean {
   try {
@@ -71,6 +72,9 @@ const positiveInt = (fallback: number) =>
     .optional()
     .transform((value) => (value?.trim() ? Number(value.trim()) : fallback))
     .pipe(z.number().int().positive());
+
+/** A Postgres connection URL (the message never repeats it: it may hold a password). */
+const postgresUrl = optionalText.refine((value) => value === undefined || isPostgresUrl(value), "must be a postgres:// or postgresql:// URL");
 
 /** An issuer or API base URL (https; http only on loopback), trailing slashes trimmed; `fallback` when unset. */
 const secureBaseUrl = (fallback: string) =>
@@ -218,6 +222,15 @@ const envSchema = z.object({
     }
   }),
   LWC_DIST_DIR: optionalText,
+  // Chat history (lib/history/config.ts decides where): Postgres, or the embedded database, or browsers only.
+  DATABASE_URL: postgresUrl,
+  POSTGRES_URL: postgresUrl,
+  LWC_DATA_DIR: optionalText,
+  LWC_CHAT_HISTORY: z
+    .string()
+    .optional()
+    .transform((value) => (value?.trim() ? value.trim().toLowerCase() : "server"))
+    .pipe(z.enum(["server", "browser"])),
 });
 
 /**
@@ -273,6 +286,7 @@ export function optionsFromEnv(env: Record<string, string | undefined>): Provide
     );
   }
   const signInMethods = e.LWC_SIGN_IN.split(",");
+  const history = historySettingFromEnv(env);
   return {
     basePath: e.LWC_API_BASE_PATH,
     signIn: {
@@ -342,6 +356,7 @@ export function optionsFromEnv(env: Record<string, string | undefined>): Provide
     },
     ...(e.LWC_CLIENT_VERSION ? { clientVersion: e.LWC_CLIENT_VERSION } : {}),
     ...(e.LWC_CODEX_COMMAND ? { confirmTool: referenceConfirmTool } : {}),
+    history: history.on ? { location: history.location } : false,
   };
 }
 

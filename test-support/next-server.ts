@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "./free-port";
 
@@ -30,7 +31,11 @@ export async function startNextServer(env: Record<string, string>, port?: number
     throw new Error(`No production build in ${distDir}: run \`npm run build${distDir === ".next" ? "" : ":base-path"}\` first.`);
   }
   const chosenPort = port ?? (await freePort());
-  let currentEnv = { ...env };
+  // Each server its own embedded history folder (unless the test names one), kept across restarts
+  // like a deploy's disk: two servers on the repository's .data would refuse each other's lock.
+  const ownDataDir = env.LWC_DATA_DIR === undefined ? mkdtempSync(join(tmpdir(), "lwc-next-data-")) : undefined;
+  if (ownDataDir) process.once("exit", () => rmSync(ownDataDir, { recursive: true, force: true }));
+  let currentEnv: Record<string, string> = { ...env, ...(ownDataDir ? { LWC_DATA_DIR: ownDataDir } : {}) };
   let child: ChildProcess | undefined;
   let log = "";
 

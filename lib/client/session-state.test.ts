@@ -23,6 +23,13 @@ describe("parsePublicSessionState", () => {
     });
   });
 
+  it("keeps where a signed-in state says chats are kept, and refuses any other value", () => {
+    const user = { accountId: "a", email: "e@x.test", plan: "plus" };
+    expect(parsePublicSessionState({ status: "authenticated", user, history: "server" })).toEqual({ status: "authenticated", user, history: "server" });
+    expect(parsePublicSessionState({ status: "authenticated", user, history: "browser" })).toEqual({ status: "authenticated", user, history: "browser" });
+    expect(parsePublicSessionState({ status: "authenticated", user, history: "cloud" })).toBeUndefined();
+  });
+
   it("rejects anything else", () => {
     for (const bad of [
       null,

@@ -50,6 +50,12 @@ export interface PublicSessionState {
   siwc?: SiwcSessionInfo;
   /** POST /logout of a SIWC session: whether ChatGPT confirmed that the app's access was revoked. */
   revocation?: "confirmed" | "unconfirmed";
+  /**
+   * Signed in: where this server keeps the person's chats. `server`: the history routes sync them
+   * (docs/api.md#chat-history); `browser`: history is off on the server, the browser keeps them.
+   * Absent: a server that does not say (keep them in the browser).
+   */
+  history?: "server" | "browser";
 }
 
 const STATUSES: readonly string[] = ["unauthenticated", "pending", "authenticated", "expired", "error"];
@@ -128,6 +134,10 @@ export function parsePublicSessionState(value: unknown): PublicSessionState | un
   if (value.revocation !== undefined) {
     if (value.revocation !== "confirmed" && value.revocation !== "unconfirmed") return undefined;
     state.revocation = value.revocation;
+  }
+  if (value.history !== undefined) {
+    if (value.history !== "server" && value.history !== "browser") return undefined;
+    state.history = value.history;
   }
   return state;
 }

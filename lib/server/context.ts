@@ -24,4 +24,8 @@ export interface ServerContext {
   modelsLimiter: RateLimiter | undefined;
   /** Voice calls per login: POST /realtime and agent-voice starts share it. */
   realtimeLimiter: RateLimiter | undefined;
+  /** The chat history's routes per login (undefined when history is off or the limit is). */
+  historyLimiter: RateLimiter | undefined;
+  /** Public share reads per client address. */
+  sharedLimiter: RateLimiter | undefined;
 }

@@ -9,7 +9,9 @@ import { ensureNoStore, textResponse } from "./http/json";
 import { describeErrorForLog, LOG_PREFIX, REQUEST_ID_HEADER, requestIdOf, runWithRequestId, withRequestIds } from "@/lib/logger";
 import { resolveOptions, type ProviderHandlerOptions, type RateLimitOption } from "./options";
 import type { PublicSessionState } from "./session/public-state";
-import { toPublicState, withSignInChoices } from "./session/public-state";
+import { toPublicState, withHistory, withSignInChoices } from "./session/public-state";
+import { createHistoryRoutes } from "./history/routes";
+import { createHistoryStore, type HistoryStore } from "@/lib/history/store";
 import { signInChoices } from "./siwc/loopback";
 import { createSiwcClient } from "./siwc/client";
 import { CALLBACK_PATH } from "./siwc/loopback";
@@ -56,10 +58,12 @@ export interface ProviderHandler {
    * starts answer 503 `agent_sandbox_unavailable`).
    */
   agentVoiceState(): Promise<"off" | AgentVoiceState>;
+  /** The chat history kept on the server, when the `history` option turned it on (docs/history.md). */
+  history: HistoryStore | undefined;
   /**
-   * Shutdown: ends every agent-voice live session and codex process (and removes their folders);
-   * later agent-voice starts answer 503. Call it when the server stops (the app does on SIGTERM
-   * and SIGINT: instrumentation.ts). Nothing else needs closing.
+   * Shutdown: ends every agent-voice live session and codex process (and removes their folders),
+   * and closes the history database; later agent-voice starts answer 503. Call it when the server
+   * stops (the app does on SIGTERM and SIGINT: instrumentation.ts).
    */
   close(): Promise<void>;
 }
@@ -82,6 +86,8 @@ const LOGIN_REUSE_RATE_LIMIT_PREFIX = "lwc:rl:login-reuse";
 const RESPONSES_RATE_LIMIT_PREFIX = "lwc:rl:responses";
 const MODELS_RATE_LIMIT_PREFIX = "lwc:rl:models";
 const REALTIME_RATE_LIMIT_PREFIX = "lwc:rl:realtime";
+const HISTORY_RATE_LIMIT_PREFIX = "lwc:rl:history";
+const SHARED_RATE_LIMIT_PREFIX = "lwc:rl:shared";
 
 const RATE_LIMIT_PREFIXES: Record<RateLimitPurpose, string> = {
   login: LOGIN_RATE_LIMIT_PREFIX,
@@ -90,6 +96,8 @@ const RATE_LIMIT_PREFIXES: Record<RateLimitPurpose, string> = {
   responses: RESPONSES_RATE_LIMIT_PREFIX,
   models: MODELS_RATE_LIMIT_PREFIX,
   realtime: REALTIME_RATE_LIMIT_PREFIX,
+  history: HISTORY_RATE_LIMIT_PREFIX,
+  shared: SHARED_RATE_LIMIT_PREFIX,
 };
 
 const SKIPPED: OriginVerdict = { kind: "same-origin-or-absent" };
@@ -130,12 +138,23 @@ export function createProviderHandler(options: ProviderHandlerOptions = {}): Pro
     responsesLimiter: limiterFor("responses", resolved.responsesRateLimit),
     modelsLimiter: limiterFor("models", resolved.responsesRateLimit),
     realtimeLimiter: resolved.realtime.enabled ? limiterFor("realtime", resolved.realtime.rateLimit) : undefined,
+    historyLimiter: resolved.history ? limiterFor("history", resolved.history.rateLimit) : undefined,
+    sharedLimiter: resolved.history ? limiterFor("shared", resolved.history.sharedRateLimit) : undefined,
   };
+  // The chat history (docs/history.md): its database opens on first use, or at start (instrumentation.ts).
+  const history: HistoryStore | undefined = resolved.history
+    ? createHistoryStore({
+        location: resolved.history.location,
+        secrets: resolved.secrets,
+        now: resolved.now,
+        maxBytesPerAccount: resolved.history.maxBytesPerAccount,
+      })
+    : undefined;
   const manager = createSessionManager(ctx);
   const backends = createModelBackends(ctx, manager);
   const choicesFor = (request: Request) => signInChoices(request, resolved);
   const login = createLoginRoutes(ctx, manager, choicesFor);
-  const responses = createResponsesRoute(ctx, manager, backends);
+  const responses = createResponsesRoute(ctx, manager, backends, history);
   const appServer = resolved.appServer ? createAppServerRoutes(ctx, manager, backends, resolved.appServer) : undefined;
   if (appServer) onLoginExpired = (loginId) => void appServer.closeForLogin(loginId, "login_expired");
   // Logout also ends the login's live agent-voice session.
@@ -163,6 +182,8 @@ export function createProviderHandler(options: ProviderHandlerOptions = {}): Pro
   }
   if (appServer) routes.push(...appServer.routes);
   if (resolved.realtime.enabled) routes.push({ pattern: "/realtime", methods: { POST: createRealtimeRoute(ctx, manager) } });
+  // Configured either way (on, or off with a clear 403), the routes exist; unconfigured, they do not.
+  if (resolved.history !== undefined) routes.push(...createHistoryRoutes(ctx, manager, history));
   const router = createRouter(resolved.basePath, routes);
 
   /**
@@ -280,11 +301,12 @@ export function createProviderHandler(options: ProviderHandlerOptions = {}): Pro
     agentVoiceState: async () => (appServer ? appServer.state() : "off"),
     async getSession(request) {
       const state = toPublicState((await manager.readOwn(request))?.record ?? null, resolved.now());
-      return withSignInChoices(state, choicesFor(request));
+      return withHistory(withSignInChoices(state, choicesFor(request)), resolved.history);
     },
     dangerouslyGetTokens: createTokenExport(ctx, manager),
+    history,
     close: async () => {
-      await appServer?.close();
+      await Promise.all([appServer?.close(), history?.close()]);
     },
   };
 }

@@ -7,6 +7,8 @@ import type { AppServerOptions, ConfirmTool } from "@/lib/agent-voice/types";
 import { createMemoryStore } from "@/lib/stores/memory-store";
 import { createRateLimiter, type RateLimiterFactory } from "@/lib/stores/rate-limit";
 import type { KeyValueStore } from "@/lib/stores/types";
+import type { HistoryLocation } from "@/lib/history/database";
+import { DEFAULT_MAX_BYTES_PER_ACCOUNT } from "@/lib/history/limits";
 import { resolveUpstreamConfig } from "@/lib/upstream/config";
 import { INSTRUCTIONS_MODES, type InstructionsMode } from "@/lib/upstream/responses";
 import type { UpstreamConfig } from "@/lib/upstream/types";
@@ -105,6 +107,18 @@ export interface SiwcOptions {
   hosted?: boolean;
 }
 
+/** The chat history kept on the server (docs/history.md). */
+export interface HistoryOptions {
+  /** Where: Postgres (`{ engine: "postgres", url }`) or the embedded PGlite (`{ engine: "embedded", dataDir }`). */
+  location: HistoryLocation;
+  /** Per-session limit of the history routes. Default `DEFAULT_HISTORY_RATE_LIMIT`; `false` turns it off. */
+  rateLimit?: RateLimitOption | false;
+  /** Public share reads per client address. Default `DEFAULT_SHARED_RATE_LIMIT`; `false` turns it off. */
+  sharedRateLimit?: RateLimitOption | false;
+  /** Sealed bytes kept per provider account. Default `DEFAULT_MAX_BYTES_PER_ACCOUNT` (1 GB). */
+  maxBytesPerAccount?: number;
+}
+
 /** Which sign-ins the server offers. Default: device code only. */
 interface SignInOptions {
   /** Device-code sign-in (POST /login). Default true. */
@@ -172,6 +186,13 @@ export interface ProviderHandlerOptions {
   dangerouslyAllowRefreshTokenExport?: boolean;
   /** Performs a tool action the person confirmed (POST /realtime/app-server/:id/confirm). */
   confirmTool?: ConfirmTool;
+  /**
+   * Chat history on the server. Absent (the default): no history routes' data and no `history` in
+   * the session state (a handler embedded elsewhere is unchanged). `false`: history is off, the
+   * routes answer 403 `history_disabled` and a signed-in state says `history: "browser"`. Settings:
+   * on, and the state says `history: "server"`.
+   */
+  history?: HistoryOptions | false;
   /** Default: console. */
   logger?: Logger;
   /** Clock, epoch ms. Default Date.now. For tests. */
@@ -188,6 +209,16 @@ export const DEFAULT_LOGIN_RATE_LIMIT: RateLimitOption = { limit: 10, windowMs: 
 export const DEFAULT_LOGIN_GLOBAL_RATE_LIMIT: RateLimitOption = { limit: 100, windowMs: 60_000 };
 export const DEFAULT_MAX_REQUEST_BYTES = 4_000_000;
 export const DEFAULT_MAX_STREAM_MS = 290_000;
+/** A first sync pages through the history: a few dozen requests; tabs and devices then pull on focus. */
+const DEFAULT_HISTORY_RATE_LIMIT: RateLimitOption = { limit: 300, windowMs: 60_000 };
+const DEFAULT_SHARED_RATE_LIMIT: RateLimitOption = { limit: 60, windowMs: 60_000 };
+
+interface ResolvedHistoryOptions {
+  location: HistoryLocation;
+  rateLimit: RateLimitOption | false;
+  sharedRateLimit: RateLimitOption | false;
+  maxBytesPerAccount: number;
+}
 
 export interface ResolvedSiwcOptions {
   issuer: string;
@@ -232,6 +263,8 @@ export interface ResolvedOptions {
   dangerouslyAllowRefreshTokenExport: boolean;
   appServer: AppServerOptions | undefined;
   confirmTool: ConfirmTool | undefined;
+  /** undefined: not configured (no `history` in the session state); false: off. */
+  history: ResolvedHistoryOptions | false | undefined;
   logger: Logger;
   now: () => number;
 }
@@ -248,6 +281,9 @@ const numbersSchema = z.object({
   cookieMaxAgeSeconds: z.number().int().nonnegative(),
   cookieName: z.string().regex(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/, "must be a cookie token"),
   trustedProxyHops: z.number().int().min(0).max(20),
+  historyRateLimit: rateLimitSchema,
+  sharedRateLimit: rateLimitSchema,
+  maxBytesPerAccount: positiveInt,
 });
 
 /** `/api/provider/` → `/api/provider`; always one leading slash. */
@@ -341,6 +377,9 @@ export function resolveOptions(options: ProviderHandlerOptions = {}): ResolvedOp
     cookieMaxAgeSeconds,
     cookieName,
     trustedProxyHops: options.trustedProxyHops ?? DEFAULT_TRUSTED_PROXY_HOPS,
+    historyRateLimit: (options.history ? options.history.rateLimit : undefined) ?? DEFAULT_HISTORY_RATE_LIMIT,
+    sharedRateLimit: (options.history ? options.history.sharedRateLimit : undefined) ?? DEFAULT_SHARED_RATE_LIMIT,
+    maxBytesPerAccount: (options.history ? options.history.maxBytesPerAccount : undefined) ?? DEFAULT_MAX_BYTES_PER_ACCOUNT,
   });
   if (!checked.success) {
     const issue = checked.error.issues[0];
@@ -399,6 +438,14 @@ export function resolveOptions(options: ProviderHandlerOptions = {}): ResolvedOp
     dangerouslyAllowRefreshTokenExport: options.dangerouslyAllowRefreshTokenExport ?? false,
     appServer: appServer?.command.trim() && options.realtime?.enabled !== false ? resolveAppServer(appServer, upstream) : undefined,
     confirmTool: options.confirmTool,
+    history: options.history
+      ? {
+          location: options.history.location,
+          rateLimit: checked.data.historyRateLimit,
+          sharedRateLimit: checked.data.sharedRateLimit,
+          maxBytesPerAccount: checked.data.maxBytesPerAccount,
+        }
+      : options.history,
     logger,
     now,
   };

@@ -35,7 +35,7 @@ export interface RateLimiter {
 }
 
 /** What the handler limits; each purpose gets its own limiter and key prefix. */
-export type RateLimitPurpose = "login" | "login-global" | "login-reuse" | "responses" | "models" | "realtime";
+export type RateLimitPurpose = "login" | "login-global" | "login-reuse" | "responses" | "models" | "realtime" | "history" | "shared";
 
 /** Thrown by a store or limiter whose backend cannot be reached in time. The server answers 503 `store_unavailable`. */
 export class StoreUnavailableError extends Error {

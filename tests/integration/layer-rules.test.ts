@@ -106,7 +106,7 @@ describe("layer rules", () => {
       },
       {
         file: "lib/server/responses/some.ts",
-        allowed: ["../models/backend", "../session/manager", "./headers"],
+        allowed: ["../models/backend", "../session/manager", "./headers", "../history/person-instructions"],
         forbidden: ["../voice/limit", "../siwc/loopback", "../agent-voice/body"],
         why: "lib/server/responses (POST /responses)",
       },

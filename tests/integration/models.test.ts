@@ -63,11 +63,11 @@ describe("GET /models", () => {
   });
 
   it("lists only the models LWC_ALLOWED_MODELS allows, in the list and in its details", async () => {
-    // The pinned client version, so gpt-6.2-sol is described as unavailable: the allow-list limits that too.
+    // The pinned client version, so gpt-7-sol is described as unavailable: the allow-list limits that too.
     const allowed = await startHarness({
       evidence,
       sharedMock: h.mock,
-      handler: { responsesProxy: { allowedModels: ["gpt-6.1-sol", "gpt-6.2-sol", "gpt-5.5", "gpt-unlisted"] } },
+      handler: { responsesProxy: { allowedModels: ["gpt-6.1-sol", "gpt-7-sol", "gpt-5.5", "gpt-unlisted"] } },
     });
     try {
       const client = allowed.client();
@@ -77,8 +77,8 @@ describe("GET /models", () => {
       const body = reply.json<{ models: string[]; modelDetails: { slug: string; unavailable?: unknown }[] }>();
       // Only what the account lists and the allow-list names; a slug the account does not list has no details to show.
       expect(body.models).toEqual(["gpt-6.1-sol", "gpt-5.5"]);
-      expect(body.modelDetails.map((model) => model.slug)).toEqual(["gpt-6.1-sol", "gpt-6.2-sol", "gpt-5.5"]);
-      expect(body.modelDetails.filter((model) => model.unavailable).map((model) => model.slug)).toEqual(["gpt-6.2-sol"]);
+      expect(body.modelDetails.map((model) => model.slug)).toEqual(["gpt-6.1-sol", "gpt-7-sol", "gpt-5.5"]);
+      expect(body.modelDetails.filter((model) => model.unavailable).map((model) => model.slug)).toEqual(["gpt-7-sol"]);
       // What the picker offers, each answers: nothing listed is refused with 403.
       for (const model of body.models) {
         const answer = await client.post("/responses", responsesBody("hi", { model }));

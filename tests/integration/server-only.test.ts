@@ -21,6 +21,8 @@ const REACT_SERVER_ENTRIES = [
   "scripts/doctor.ts", // npm run doctor; tests/integration/doctor.test.ts
   "scripts/bench/main.ts", // npm run bench
   "scripts/bench/floor.ts", // npm run bench:floor
+  "scripts/db-migrate.ts", // npm run db:migrate
+  "scripts/bench/history-sync.ts", // npm run bench:history
   "test-support/handler-process.ts", // tests/integration/app-server-restart.test.ts
   "tests/codex-real/app-process.ts", // tests/codex-real/sandbox.test.ts
   "scripts/codex-proxy-report.ts", // run by hand: docs/agent-voice.md#its-own-network
@@ -29,6 +31,8 @@ const REACT_SERVER_ENTRIES = [
 /** Entries that run without the condition (besides the browser code and Playwright's e2e/ files). */
 const PLAIN_ENTRIES = [
   "next.config.ts", // loaded by Next in plain Node
+  "drizzle.config.ts", // npm run db:generate
+  "lib/history/schema.ts", // read by drizzle-kit, named by path in drizzle.config.ts
   ...readdirSync(projectRoot).filter((name) => /^playwright\..*ts$/.test(name)),
   "scripts/check-node.mjs",
   "scripts/demo.ts",

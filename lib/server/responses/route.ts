@@ -1,4 +1,6 @@
 import "server-only";
+import type { HistoryStore } from "@/lib/history/store";
+import { describeErrorForLog, LOG_PREFIX } from "@/lib/logger";
 import { hasWebSearchTool } from "@/lib/upstream/responses";
 import type { ModelInfo } from "@/lib/upstream/types";
 import type { ServerContext } from "../context";
@@ -10,6 +12,7 @@ import { capabilitiesOf, requireCapability } from "../session/capabilities";
 import type { SessionManager } from "../session/manager";
 import { isAuthenticated, type AuthenticatedRecord, type LoadedSession } from "../session/record";
 import { readResponsesBody } from "./body";
+import { withPersonInstructions } from "../history/person-instructions";
 import { withEffortForModel } from "./effort-for-model";
 import { readProxyHeaders } from "./headers";
 
@@ -28,8 +31,27 @@ function asksForPictures(body: Record<string, unknown>): boolean {
  * backend (lib/server/models/backend.ts) makes the call: ChatGPT's for a device-code login (its
  * dialects and retries), the SIWC API for a SIWC session (no retries).
  */
-export function createResponsesRoute(ctx: ServerContext, manager: SessionManager, backends: ModelBackends): RouteHandler {
+export function createResponsesRoute(
+  ctx: ServerContext,
+  manager: SessionManager,
+  backends: ModelBackends,
+  history?: HistoryStore,
+): RouteHandler {
   const { options } = ctx;
+
+  /**
+   * The person's own instructions below the server's (docs/history.md), when history is on. Read
+   * from the store's per-account cache; a database that cannot be reached costs the call nothing.
+   */
+  async function withPersonsOwn<B extends Record<string, unknown>>(body: B, record: AuthenticatedRecord): Promise<B> {
+    if (!history) return body;
+    try {
+      return withPersonInstructions(body, await history.instructionsFor(record.account.accountId));
+    } catch (error) {
+      options.logger.warn(`${LOG_PREFIX} chat history: the person's instructions could not be read (${describeErrorForLog(error)}); sent without them`);
+      return body;
+    }
+  }
 
   /**
    * The model's catalogue entry when the account lists it (undefined: not listed). With an
@@ -93,7 +115,7 @@ export function createResponsesRoute(ctx: ServerContext, manager: SessionManager
     } catch (error) {
       return preflightFailure(error);
     }
-    const payload = await withEffortForModel(prepared, () => backends.catalogue(current));
+    const payload = await withPersonsOwn(await withEffortForModel(prepared, () => backends.catalogue(current)), record);
     return backend.respond({ request, session: current, record, payload, original, entry });
   };
 }

@@ -25,6 +25,8 @@ export type PublicSessionState =
       signIn?: SignInKind;
       /** A SIWC session: whether plan usage was granted, and whether the one-time plan notice is due. */
       siwc?: { planUsage: boolean; showPlanNotice: boolean };
+      /** Where this server keeps the person's chats; absent when the handler was not told (see `withHistory`). */
+      history?: "server" | "browser";
     }
   | { status: "expired"; error: ApiErrorCode; message: string; signIn?: SignInChoices }
   | { status: "error"; error: ApiErrorCode; message: string; signIn?: SignInChoices };
@@ -94,4 +96,14 @@ export function withSignInChoices(state: PublicSessionState, choices: SignInChoi
   }
   if (state.status === "authenticated" && state.signIn === undefined) return { ...state, signIn: "device" };
   return state;
+}
+
+/**
+ * A signed-in state says where chats are kept, on a server whose handler was given the `history`
+ * option: `server` (the history routes work) or `browser` (history is off: the browser keeps the
+ * chats). Without the option the state is left as it always was.
+ */
+export function withHistory(state: PublicSessionState, history: { location: unknown } | false | undefined): PublicSessionState {
+  if (history === undefined || state.status !== "authenticated") return state;
+  return { ...state, history: history ? "server" : "browser" };
 }

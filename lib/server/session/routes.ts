@@ -7,7 +7,7 @@ import { errorResponse } from "../http/api-error";
 import { jsonResponse, passedOnCode } from "../http/json";
 import { LOG_PREFIX } from "@/lib/logger";
 import { LOGIN_NONCE_HEADER } from "./login-nonce";
-import { toPublicState, withSignInChoices, type PublicSessionState, type SignInChoices } from "./public-state";
+import { toPublicState, withHistory, withSignInChoices, type PublicSessionState, type SignInChoices } from "./public-state";
 import type { RouteHandler } from "../http/router";
 import type { SessionManager } from "./manager";
 import type { ServerContext } from "../context";
@@ -34,9 +34,9 @@ export function createLoginRoutes(
   manager: SessionManager,
   signInChoices: (request: Request) => SignInChoices | undefined,
 ) {
-  /** A signed-out state says which sign-ins this request may use. */
+  /** A signed-out state says which sign-ins this request may use; a signed-in one where chats are kept. */
   const forRequest = (request: Request, state: PublicSessionState) =>
-    withSignInChoices(state, signInChoices(request));
+    withHistory(withSignInChoices(state, signInChoices(request)), ctx.options.history);
 
   function stateResponse(request: Request, outcome: StateOutcome): Response {
     const headers = new Headers();
