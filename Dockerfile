@@ -17,7 +17,7 @@ RUN npm ci --no-audit --no-fund
 # 2. The production build, then only the production dependencies.
 FROM deps AS build
 ARG LWC_BASE_PATH=
-# Build time only: next build inlines it and writes its rewrite (lib/client/base-path.ts).
+# Build time only: next build inlines it and writes its rewrite (lib/shared/base-path.ts).
 ARG LWC_API_BASE_PATH=
 ENV NEXT_TELEMETRY_DISABLED=1 LWC_BASE_PATH=${LWC_BASE_PATH} LWC_API_BASE_PATH=${LWC_API_BASE_PATH}
 COPY . .

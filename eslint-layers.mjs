@@ -27,13 +27,18 @@ function serverFolder(folder, folders, why) {
 export const LAYERS = [
   {
     files: ["components/"],
-    allow: ["components/", "lib/client/"],
-    why: "components import only lib/client (the browser side) and each other",
+    allow: ["components/", "lib/client/", "lib/shared/"],
+    why: "components import only lib/client (the browser side), lib/shared's plain helpers and each other",
   },
   {
     files: ["lib/client/"],
-    allow: ["lib/client/", "lib/upstream/", "lib/error-codes.ts"],
-    why: "lib/client runs in the browser: besides itself, only lib/upstream's wire types and pure helpers and the error codes",
+    allow: ["lib/client/", "lib/upstream/", "lib/error-codes.ts", "lib/shared/"],
+    why: "lib/client runs in the browser: besides itself, only lib/upstream's wire types and pure helpers, lib/shared and the error codes",
+  },
+  {
+    files: ["lib/shared/"],
+    allow: ["lib/shared/"],
+    why: "lib/shared holds plain helpers the browser and the server both use (the base paths) and imports nothing else of ours",
   },
   {
     files: ["lib/upstream/"],

@@ -5,7 +5,7 @@ import "server-only";
  * server starts with; lib/provider-app.ts builds the app's one handler from it.
  */
 import { z } from "zod";
-import { normalizeApiBasePath, normalizeAppBasePath } from "@/lib/client/base-path";
+import { normalizeApiBasePath, normalizeAppBasePath } from "@/lib/shared/base-path";
 import { createStoreFromEnv, STORE_ENV_VARIABLES } from "@/lib/stores";
 import { connectionPeerAddress } from "@/lib/server/http/connection-peer";
 import { randomId } from "@/lib/server/http/encoding";

@@ -2,7 +2,7 @@ import { createOpenAI } from "@ai-sdk/openai";
 import { z } from "zod";
 import { providerProxyErrorFromResponse, ProviderProxyError } from "./provider-proxy-error";
 import { createResponseMetadataStore, type ResponseMetadataStore } from "./response-metadata-store";
-import { normalizeBasePath } from "./base-path";
+import { normalizeBasePath } from "@/lib/shared/base-path";
 import type { ModelDetails } from "@/lib/upstream/models";
 
 export type { ModelDetails };

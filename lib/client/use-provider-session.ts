@@ -1,7 +1,7 @@
 "use client";
 
 import { useCallback, useEffect, useMemo, useReducer, useRef, type Dispatch, type RefObject } from "react";
-import { normalizeBasePath } from "./base-path";
+import { normalizeBasePath } from "@/lib/shared/base-path";
 import { withServerClock } from "./server-clock";
 import { createSessionApi, type SessionApi } from "./session-api";
 import { describeSessionError, type ProviderSessionError } from "./session-error";

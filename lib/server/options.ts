@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { codexConfigToml, codexUpstreamUrls } from "@/lib/agent-voice/codex-config";
 import { parseAllowEntry } from "@/lib/agent-voice/sandbox/egress-allow-list";
-import { API_ROUTE_FOLDER } from "@/lib/client/base-path";
+import { API_ROUTE_FOLDER } from "@/lib/shared/base-path";
 import type { AppServerOptions, ConfirmTool } from "@/lib/agent-voice/types";
 import { createMemoryStore } from "@/lib/stores/memory-store";
 import { createRateLimiter, type RateLimiterFactory } from "@/lib/stores/rate-limit";
@@ -200,7 +200,7 @@ export interface ProviderHandlerOptions {
 }
 
 // Each default is written here once; lib/env-options.ts derives the variables' defaults from these.
-// The route folder app/api/provider: written in lib/client/base-path.ts, which the browser reads too.
+// The route folder app/api/provider: written in lib/shared/base-path.ts, which the browser reads too.
 const DEFAULT_BASE_PATH = API_ROUTE_FOLDER;
 export const DEFAULT_SESSION_TTL_MS = 7 * 24 * 60 * 60_000;
 const DEFAULT_COOKIE_NAME = "lwc_session";

@@ -65,7 +65,7 @@ describe("layer rules", () => {
 
   it("lib/upstream imports nothing else of ours", async () => {
     expect(await layerErrors("lib/upstream/some.ts", 'export * from "./http";\nexport * from "@/lib/upstream/types";')).toEqual([]);
-    for (const target of ["@/lib/logger", "../server/json", "@/lib/client/base-path"]) {
+    for (const target of ["@/lib/logger", "../server/json", "@/lib/shared/base-path"]) {
       expect(await layerErrors("lib/upstream/some.ts", `export * from "${target}";`), target).toHaveLength(1);
     }
   });
@@ -144,6 +144,18 @@ describe("layer rules", () => {
       const everything = ["./agent-voice/routes", "./siwc/routes", "./models/backend", "./responses/route", "./voice/route", "./session/manager", "./http/router"];
       expect(await layerErrors("lib/server/handler.ts", everything.map((target) => `export * from "${target}";`).join("\n"))).toEqual([]);
     });
+  });
+
+  it("lib/shared (the base paths, read by the browser and the server) imports nothing else of ours; the browser side and lib/server may import it", async () => {
+    expect(await layerErrors("lib/shared/some.ts", 'export * from "./base-path";')).toEqual([]);
+    for (const target of ["@/lib/client/session-api", "../server/http/json", "@/lib/upstream/types", "@/lib/logger"]) {
+      const errors = await layerErrors("lib/shared/some.ts", `export * from "${target}";`);
+      expect(errors, target).toHaveLength(1);
+      expect(errors[0]).toContain("lib/shared holds plain helpers");
+    }
+    for (const file of ["lib/client/some.ts", "components/chat/some.tsx", "lib/server/siwc/some.ts", "lib/server/options.ts"]) {
+      expect(await layerErrors(file, 'export * from "@/lib/shared/base-path";'), file).toEqual([]);
+    }
   });
 
   it("lib/client imports nothing server-side", async () => {

@@ -1,5 +1,5 @@
 import "server-only";
-import { APP_BASE_PATH } from "@/lib/client/base-path";
+import { APP_BASE_PATH } from "@/lib/shared/base-path";
 import type { ResolvedOptions, ResolvedSiwcOptions } from "../options";
 import type { SignInChoices } from "../session/public-state";
 import { requestOrigin } from "../http/request-origin";

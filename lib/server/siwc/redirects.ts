@@ -1,5 +1,5 @@
 import "server-only";
-import { APP_BASE_PATH } from "@/lib/client/base-path";
+import { APP_BASE_PATH } from "@/lib/shared/base-path";
 import { NO_STORE } from "../http/json";
 import type { SiwcErrorCode } from "./flow-error";
 
