@@ -17,7 +17,7 @@ RUN npm ci --no-audit --no-fund
 # 2. The production build, then only the production dependencies.
 FROM deps AS build
 ARG LWC_BASE_PATH=
-# Build time only: next build inlines it and writes its rewrite (lib/client/base-path.ts).
+# Build time only: next build inlines it and writes its rewrite (lib/shared/base-path.ts).
 ARG LWC_API_BASE_PATH=
 ENV NEXT_TELEMETRY_DISABLED=1 LWC_BASE_PATH=${LWC_BASE_PATH} LWC_API_BASE_PATH=${LWC_API_BASE_PATH}
 COPY . .
@@ -41,7 +41,7 @@ RUN LWC_CODEX_CACHE_DIR=/opt/codex bash scripts/ensure-codex.sh
 # 4. What runs: node, the build, bubblewrap, codex, and tini as PID 1.
 FROM ${NODE_IMAGE} AS runtime
 # tini forwards SIGTERM/SIGINT to the server's whole process group (-g) and reaps every exited
-# process; the server then ends each codex process itself (lib/server/shutdown.ts).
+# process; the server then ends each codex process itself (lib/server/http/shutdown.ts).
 RUN apt-get update \
   && apt-get install -y --no-install-recommends bubblewrap tini ca-certificates \
   && apt-get clean \

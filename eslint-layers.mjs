@@ -5,22 +5,40 @@
  *
  * A layer applies to the files under `files` (a folder ending in "/", or one file). Test files
  * (*.test.ts) follow only the layers marked `tests: true`. `allow` lists everything a file may
- * import (its own folder included); `deny` lists what it may not.
+ * import (its own folder included); `deny` lists what it may not. A layer with `scope` (a folder)
+ * judges only the imports inside that folder (lib/server's feature folders among themselves).
  */
 import { posix, relative } from "node:path";
 
 const ROOT = import.meta.dirname;
 
+const SERVER = "lib/server/";
+/** lib/server's top-level files every feature folder may read: the resolved options and the context built from them. */
+const SERVER_WIRING = ["lib/server/context.ts", "lib/server/options.ts"];
+
+/**
+ * A feature folder of lib/server: inside lib/server it imports only `folders` (its own among
+ * them) and the wiring; outside it, whatever the layers below allow lib/.
+ */
+function serverFolder(folder, folders, why) {
+  return { files: [`${SERVER}${folder}/`], scope: SERVER, allow: [...folders.map((name) => `${SERVER}${name}/`), ...SERVER_WIRING], why };
+}
+
 export const LAYERS = [
   {
     files: ["components/"],
-    allow: ["components/", "lib/client/"],
-    why: "components import only lib/client (the browser side) and each other",
+    allow: ["components/", "lib/client/", "lib/shared/"],
+    why: "components import only lib/client (the browser side), lib/shared's plain helpers and each other",
   },
   {
     files: ["lib/client/"],
-    allow: ["lib/client/", "lib/upstream/", "lib/error-codes.ts"],
-    why: "lib/client runs in the browser: besides itself, only lib/upstream's wire types and pure helpers and the error codes",
+    allow: ["lib/client/", "lib/upstream/", "lib/error-codes.ts", "lib/shared/"],
+    why: "lib/client runs in the browser: besides itself, only lib/upstream's wire types and pure helpers, lib/shared and the error codes",
+  },
+  {
+    files: ["lib/shared/"],
+    allow: ["lib/shared/"],
+    why: "lib/shared holds plain helpers the browser and the server both use (the base paths) and imports nothing else of ours",
   },
   {
     files: ["lib/upstream/"],
@@ -37,6 +55,23 @@ export const LAYERS = [
     allow: [],
     why: "the error codes are shared by the server and the browser and import nothing of ours",
   },
+  {
+    files: ["lib/server/http/"],
+    scope: SERVER,
+    allow: ["lib/server/http/"],
+    why: "lib/server/http is the plumbing every route uses (router, replies, CSRF, bodies, cookies) and imports nothing of the features or the wiring",
+  },
+  serverFolder("session", ["http", "session"], "lib/server/session (the login session) sits below every feature: besides lib/server/http it imports none"),
+  serverFolder("siwc", ["http", "session", "siwc"], "lib/server/siwc (the Sign in with ChatGPT flow) builds sessions: it imports lib/server/http and session only"),
+  serverFolder("models", ["http", "session", "models"], "lib/server/models (the model backends and GET /models) imports lib/server/http and session only"),
+  serverFolder(
+    "responses",
+    ["http", "session", "models", "history", "responses"],
+    "lib/server/responses (POST /responses) calls the session's model backend (lib/server/models) with the person's own instructions (lib/server/history)",
+  ),
+  serverFolder("voice", ["http", "session", "voice"], "lib/server/voice (POST /realtime) imports lib/server/http and session only"),
+  serverFolder("agent-voice", ["http", "session", "models", "voice", "agent-voice"], "lib/server/agent-voice checks models (lib/server/models) and shares the voice throttle (lib/server/voice)"),
+  serverFolder("history", ["http", "session", "history"], "lib/server/history (the chat history routes) imports lib/server/http and session only"),
   {
     files: ["lib/agent-voice/"],
     deny: ["lib/server/"],
@@ -78,6 +113,7 @@ export function brokenLayer(fromFile, specifier) {
   return LAYERS.find((layer) => {
     if (Boolean(layer.tests) !== test) return false;
     if (!layer.files.some((entry) => isUnder(fromFile, entry))) return false;
+    if (layer.scope && !isUnder(target, layer.scope)) return false;
     if (layer.allow && !layer.allow.some((entry) => isUnder(target, entry))) return true;
     return Boolean(layer.deny?.some((entry) => isUnder(target, entry)));
   });

@@ -1,10 +1,10 @@
 import type { NextConfig } from "next";
 import { apiRewrites, callbackRedirects } from "./lib/api-rewrites";
-import { normalizeApiBasePath, normalizeAppBasePath } from "./lib/client/base-path";
+import { normalizeApiBasePath, normalizeAppBasePath } from "./lib/shared/base-path";
 import { STATIC_SECURITY_HEADERS } from "./lib/security-headers";
 
 // The two path settings, read at build time and inlined for server and browser code alike (see
-// lib/client/base-path.ts): LWC_BASE_PATH is Next's basePath; LWC_API_BASE_PATH is where the API
+// lib/shared/base-path.ts): LWC_BASE_PATH is Next's basePath; LWC_API_BASE_PATH is where the API
 // answers below it, rewritten onto the route folder app/api/provider (lib/api-rewrites.ts).
 const basePath = normalizeAppBasePath(process.env.LWC_BASE_PATH);
 const apiBasePath = normalizeApiBasePath(process.env.LWC_API_BASE_PATH);

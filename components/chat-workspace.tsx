@@ -7,7 +7,7 @@ import type { ChatUIMessage } from "@/lib/client/chat-turns";
 import { createConversationInbox } from "@/lib/client/conversation-inbox";
 import { onDemand } from "@/lib/client/on-demand";
 import { transcriptToMessages } from "@/lib/client/realtime-chat-messages";
-import type { SessionUser, SiwcSessionInfo } from "@/lib/client/session-state";
+import { capabilitiesOf, type SessionCapabilities, type SessionUser, type SiwcSessionInfo } from "@/lib/client/session-state";
 import { AppHeader } from "./app-header";
 import { ChatArea } from "./chat/chat-area";
 import { PlanNoticeDialog } from "./chat/plan-notice-dialog";
@@ -49,10 +49,9 @@ interface ChatWorkspaceProps {
   headingRef?: Ref<HTMLHeadingElement>;
   /** False with LWC_WEB_SEARCH=off: no "Search the web" switch. */
   webSearchAvailable?: boolean;
-  /**
-   * Signed in with ChatGPT (SIWC): plan usage and the one-time notice. Such a session has no voice,
-   * agent voice or pictures, and chats only with plan usage granted.
-   */
+  /** What the session may do besides chat: voice, agent voice, pictures (all, when not given). */
+  capabilities?: SessionCapabilities;
+  /** Signed in with ChatGPT (SIWC): plan usage and the one-time notice; it chats only with plan usage granted. */
   siwc?: SiwcSessionInfo | null;
   /** "Got it" on the one-time plan notice. */
   onDismissPlanNotice?: () => void;
@@ -72,6 +71,7 @@ export function ChatWorkspace({
   sessionError,
   headingRef,
   webSearchAvailable = true,
+  capabilities = capabilitiesOf(null),
   siwc = null,
   onDismissPlanNotice = () => {},
   onEnablePlanUsage = () => {},
@@ -180,6 +180,7 @@ export function ChatWorkspace({
             calls={calls}
             persistence={conversations.persistence}
             inbox={inbox}
+            capabilities={capabilities}
             siwc={siwc}
             webSearchAvailable={webSearchAvailable}
             sessionError={sessionError}
@@ -214,10 +215,11 @@ export function ChatWorkspace({
       )}
       <UndoToasts deletions={conversations.pendingDeletions} onUndo={conversations.undoRemove} onFocusLost={() => document.getElementById(CHAT_HEADING_ID)?.focus()} />
       <KeyboardShortcutsDialog open={shortcutsOpen} onClose={() => setShortcutsOpen(false)} />
-      {voiceOpen && !siwc && (
+      {voiceOpen && capabilities.voice && (
         <OnDemandDialog part={voiceDialog} label="Voice" failedTitle="Voice did not load" frameClassName={VOICE_FRAME} onClose={() => setVoiceOpen(false)}>
           {({ VoiceDialog }) => (
             <VoiceDialog
+              agentVoice={capabilities.agentVoice}
               onClose={() => setVoiceOpen(false)}
               onTranscript={(lines, actions) => {
                 if (active) inbox.post(active.id, { type: "append", messages: transcriptToMessages(lines, String(Date.now()), actions) });

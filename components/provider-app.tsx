@@ -149,6 +149,7 @@ export function ProviderApp({ modelAccess = true, webSearch = true }: { modelAcc
         sessionError={error?.message ?? null}
         headingRef={headingRef}
         webSearchAvailable={webSearch}
+        capabilities={session.capabilities ?? undefined}
         siwc={session.siwc}
         onDismissPlanNotice={() => void session.dismissPlanNotice()}
         onEnablePlanUsage={() => continueWithChatGPT({ consent: true })}

@@ -1,4 +1,4 @@
-import { API_ROUTE_FOLDER } from "./client/base-path";
+import { API_ROUTE_FOLDER } from "./shared/base-path";
 
 /**
  * What lets LWC_API_BASE_PATH move the API with the route files left in one folder: next.config.ts

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { parseEnv } from "./env-options";
-import { resolveRealtimeOptions } from "./server/realtime-options";
+import { resolveRealtimeOptions } from "./server/voice/options";
 import { CLIENT_VERSION, DEFAULT_UPSTREAM } from "./upstream/config";
 import { CODEX_REALTIME_MODEL, DEFAULT_CHATGPT_URL } from "./upstream/realtime";
 import { DEFAULT_INSTRUCTIONS } from "./upstream/responses";

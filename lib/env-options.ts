@@ -5,10 +5,10 @@ import "server-only";
  * server starts with; lib/provider-app.ts builds the app's one handler from it.
  */
 import { z } from "zod";
-import { normalizeApiBasePath, normalizeAppBasePath } from "@/lib/client/base-path";
+import { normalizeApiBasePath, normalizeAppBasePath } from "@/lib/shared/base-path";
 import { createStoreFromEnv, STORE_ENV_VARIABLES } from "@/lib/stores";
-import { connectionPeerAddress } from "@/lib/server/connection-peer";
-import { randomId } from "@/lib/server/encoding";
+import { connectionPeerAddress } from "@/lib/server/http/connection-peer";
+import { randomId } from "@/lib/server/http/encoding";
 import { LOG_PREFIX } from "@/lib/logger";
 import { onePerProcess } from "@/lib/one-per-process";
 import { refuseBrokenDeployOnVercel, siwcOnHostingPlatform } from "@/lib/deploy-checks";
@@ -22,7 +22,7 @@ import {
   type ProviderHandlerOptions,
   type RateLimitOption,
 } from "@/lib/server/options";
-import { DEFAULT_TRUSTED_PROXY_HOPS } from "@/lib/server/client-address";
+import { DEFAULT_TRUSTED_PROXY_HOPS } from "@/lib/server/http/client-address";
 import {
   DEFAULT_SIWC_AGENT_NAME,
   DEFAULT_SIWC_API_BASE,
@@ -32,7 +32,7 @@ import {
   normalizeSiwcUrl,
   parseSignInMethods,
 } from "@/lib/server/siwc/config";
-import { DEFAULT_REALTIME_MAX_REQUEST_BYTES, DEFAULT_REALTIME_RATE_LIMIT } from "@/lib/server/realtime-options";
+import { DEFAULT_REALTIME_MAX_REQUEST_BYTES, DEFAULT_REALTIME_RATE_LIMIT } from "@/lib/server/voice/options";
 import {
   DEFAULT_IDLE_TIMEOUT_MS,
   DEFAULT_MAX_DURATION_MS,

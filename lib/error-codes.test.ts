@@ -2,29 +2,50 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { sourceFiles } from "@/test-support/import-graph";
-import { API_ERROR_CODES, apiErrorCode } from "./error-codes";
+import { API_ERROR_CODES, API_ERRORS, apiErrorCode, type ApiErrorCode } from "./error-codes";
 
 const root = join(import.meta.dirname, "..");
 const read = (path: string) => readFileSync(join(root, path), "utf8");
 
-/** The codes in the `error` column of docs/api.md's Errors table (field names in parentheses left out). */
-function documentedCodes(): string[] {
+/** The rows of docs/api.md's Errors table: the status cell and the codes of the `error` cell (field names in parentheses left out). */
+function documentedRows(): { status: string; codes: string[] }[] {
   const markdown = read("docs/api.md");
   const start = markdown.indexOf("\n## Errors\n");
   const section = markdown.slice(start, markdown.indexOf("\n## ", start + 1));
-  const codes = section
+  return section
     .split("\n")
     .filter((line) => line.startsWith("| ") && !line.startsWith("| Status"))
-    .flatMap((line) => {
-      const errorCell = line.split("|")[2]!.replace(/\([^)]*\)/g, "");
-      return [...errorCell.matchAll(/`([a-z][a-z_]*)`/g)].map((match) => match[1]!);
+    .map((line) => {
+      const cells = line.split("|");
+      const errorCell = cells[2]!.replace(/\([^)]*\)/g, "");
+      return { status: cells[1]!.trim(), codes: [...errorCell.matchAll(/`([a-z][a-z_]*)`/g)].map((match) => match[1]!) };
     });
-  return [...new Set(codes)].sort();
+}
+
+function documentedCodes(): string[] {
+  return [...new Set(documentedRows().flatMap((row) => row.codes))].sort();
+}
+
+/** A code's status as docs/api.md's Status column writes it: `400`, `409 / 500`, `upstream or 502`. */
+function statusCell(code: ApiErrorCode): string {
+  const entry: { status: number; alsoStatus?: readonly number[]; upstream?: true } = API_ERRORS[code];
+  const statuses = [entry.status, ...(entry.alsoStatus ?? [])].join(" / ");
+  return entry.upstream ? `upstream or ${statuses}` : statuses;
 }
 
 describe("the API's error codes (lib/error-codes.ts)", () => {
   it("docs/api.md's Errors table lists exactly the codes of the list", () => {
     expect(documentedCodes()).toEqual([...API_ERROR_CODES].sort());
+  });
+
+  it("docs/api.md's Status column gives each code the status of its API_ERRORS entry, in every row that names it", () => {
+    const disagreements = documentedRows().flatMap((row) =>
+      row.codes
+        .filter((code): code is ApiErrorCode => apiErrorCode(code) !== undefined)
+        .filter((code) => statusCell(code) !== row.status)
+        .map((code) => `${code}: docs say "${row.status}", API_ERRORS says "${statusCell(code)}"`),
+    );
+    expect(disagreements).toEqual([]);
   });
 
   it("holds each code once", () => {

@@ -1,6 +1,6 @@
 import "server-only";
 import { createProviderHandler, type ProviderHandler } from "@/lib/server/handler";
-import { closeOnShutdown } from "@/lib/server/shutdown";
+import { closeOnShutdown } from "@/lib/server/http/shutdown";
 import { optionsFromEnv } from "./env-options";
 
 export { ENV_VARIABLES, optionsFromEnv } from "./env-options";

@@ -1,4 +1,4 @@
-import { normalizeApiBasePath, normalizeAppBasePath } from "../lib/client/base-path";
+import { normalizeApiBasePath, normalizeAppBasePath } from "../lib/shared/base-path";
 
 export interface DemoBannerInput {
   appPort: number;

@@ -42,7 +42,7 @@ async function refuseBusyPorts(): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  // Loaded here, not at the top: the path settings are read when lib/client/base-path.ts loads, and a
+  // Loaded here, not at the top: the path settings are read when lib/shared/base-path.ts loads, and a
   // bad LWC_BASE_PATH or LWC_API_BASE_PATH is then one line from main's catch, before anything starts.
   const { demoBanner, demoUrls } = await import("./demo-banner");
   demoUrls(appPort, process.env);

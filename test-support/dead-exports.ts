@@ -24,7 +24,7 @@ function isFrameworkEntry(file: string): boolean {
  * The entry points adopters import from (README's "Using it from your code", docs/web-app.md,
  * docs/stores.md): their exports are the public API even where this repo does not use them.
  */
-const PUBLIC_ENTRY_POINTS = ["lib/client/index.ts", "lib/stores/index.ts"];
+const PUBLIC_ENTRY_POINTS = ["lib/client/index.ts", "lib/server/index.ts", "lib/stores/index.ts"];
 
 const ALL = "*";
 

@@ -4,7 +4,7 @@ import { composerPlaceholder } from "@/lib/client/chat-chrome";
 import type { ChatUIMessage } from "@/lib/client/chat-turns";
 import type { ConversationInbox } from "@/lib/client/conversation-inbox";
 import type { ConversationPersistence } from "@/lib/client/conversation-saver";
-import type { SiwcSessionInfo } from "@/lib/client/session-state";
+import type { SessionCapabilities, SiwcSessionInfo } from "@/lib/client/session-state";
 import { ChatSetupProvider, type ChatSetup } from "./chat-context";
 import { ChatControls } from "./chat-controls";
 import { ChatNotices } from "./chat-notices";
@@ -20,7 +20,9 @@ interface ChatAreaProps {
   calls: ReturnType<typeof useChatCalls>;
   persistence: ConversationPersistence;
   inbox: ConversationInbox;
-  /** Signed in with ChatGPT (SIWC): plan usage beside the picker; no voice, no pictures. */
+  /** What the session may do besides chat: the Picture switch and the voice button ask it. */
+  capabilities: SessionCapabilities;
+  /** Signed in with ChatGPT (SIWC): plan usage beside the picker, and the line that says what it lacks. */
   siwc: SiwcSessionInfo | null;
   webSearchAvailable: boolean;
   sessionError: string | null;
@@ -33,7 +35,7 @@ interface ChatAreaProps {
 }
 
 /** The open conversation, with the chat's controls and notices around its message box. */
-export function ChatArea({ conversation, calls, persistence, inbox, siwc, webSearchAvailable, sessionError, onEnablePlanUsage, redirecting, onNewChatWith, onSignInAgain, onVoice }: ChatAreaProps) {
+export function ChatArea({ conversation, calls, persistence, inbox, capabilities, siwc, webSearchAvailable, sessionError, onEnablePlanUsage, redirecting, onNewChatWith, onSignInAgain, onVoice }: ChatAreaProps) {
   if (!conversation) {
     return (
       <div role="status" className="flex flex-1 items-center justify-center text-sm text-muted-foreground">
@@ -46,9 +48,9 @@ export function ChatArea({ conversation, calls, persistence, inbox, siwc, webSea
     transport: calls.transport,
     callSettings: calls.callSettings,
     model: { imagesAllowed: settings.imagesAccepted, name: calls.modelName },
-    imageMode: !siwc && calls.imageMode,
+    imageMode: capabilities.pictures && calls.imageMode,
     onImageModeUsed: () => calls.setImageMode(false),
-    picturesAvailable: !siwc,
+    picturesAvailable: capabilities.pictures,
     footnote: siwc ? SIWC_LIMITS_NOTE : undefined,
     placeholder: composerPlaceholder({ chatOff, models: modelList.status, modelCount: modelList.models.length }),
     persistence,
@@ -66,6 +68,7 @@ export function ChatArea({ conversation, calls, persistence, inbox, siwc, webSea
           <ChatControls
             modelList={modelList}
             settings={settings}
+            capabilities={capabilities}
             siwc={siwc}
             imageMode={calls.imageMode}
             onImageModeChange={calls.setImageMode}

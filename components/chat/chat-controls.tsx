@@ -1,6 +1,6 @@
 "use client";
 
-import type { SiwcSessionInfo } from "@/lib/client/session-state";
+import type { SessionCapabilities, SiwcSessionInfo } from "@/lib/client/session-state";
 import { VoiceButton } from "../voice/voice-button";
 import { FastToggle } from "./fast-toggle";
 import { ImageModeToggle } from "./image-mode-toggle";
@@ -14,7 +14,9 @@ import { WebSearchToggle } from "./web-search-toggle";
 interface ChatControlsProps {
   modelList: ModelList;
   settings: ChatSettings;
-  /** Signed in with ChatGPT: plan usage beside the picker, and no pictures or voice. */
+  /** What the session may do besides chat: the Picture switch for `pictures`, the voice button for `voice`. */
+  capabilities: SessionCapabilities;
+  /** Signed in with ChatGPT: plan usage beside the picker. */
   siwc: SiwcSessionInfo | null;
   imageMode: boolean;
   onImageModeChange: (on: boolean) => void;
@@ -26,16 +28,16 @@ interface ChatControlsProps {
 }
 
 /** The row under the message box: model, plan usage, reasoning effort, Fast, Picture, Search and voice. */
-export function ChatControls({ modelList, settings, siwc, imageMode, onImageModeChange, webSearchAvailable, webSearch, onWebSearchChange, onVoice }: ChatControlsProps) {
+export function ChatControls({ modelList, settings, capabilities, siwc, imageMode, onImageModeChange, webSearchAvailable, webSearch, onWebSearchChange, onVoice }: ChatControlsProps) {
   return (
     <>
       <ModelPicker models={modelList.models} value={settings.model} onChange={settings.setModel} loading={modelList.status === "loading"} />
       {siwc?.planUsage && <PlanUsageIndicator />}
       <ReasoningEffortSelect value={settings.reasoningEffort} efforts={settings.efforts} onChange={settings.setReasoningEffort} />
       {settings.fastAvailable && <FastToggle checked={settings.fast} onChange={settings.setFast} />}
-      {!siwc && <ImageModeToggle checked={imageMode} onChange={onImageModeChange} />}
+      {capabilities.pictures && <ImageModeToggle checked={imageMode} onChange={onImageModeChange} />}
       {webSearchAvailable && <WebSearchToggle checked={webSearch} onChange={onWebSearchChange} />}
-      {!siwc && <VoiceButton onClick={onVoice} />}
+      {capabilities.voice && <VoiceButton onClick={onVoice} />}
     </>
   );
 }

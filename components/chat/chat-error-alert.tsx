@@ -1,4 +1,4 @@
-import { DEFAULT_BASE_PATH } from "@/lib/client/base-path";
+import { DEFAULT_BASE_PATH } from "@/lib/shared/base-path";
 import type { ChatErrorInfo } from "@/lib/client/chat-error";
 import { formatDuration, formatResetTime } from "@/lib/client/format-time";
 import { MANAGE_USAGE_URL, siwcStartUrl } from "@/lib/client/siwc";

@@ -26,13 +26,15 @@ interface VoiceDialogProps {
   /** A call ended with words said: the chat keeps them, and what the agent did meanwhile. */
   onTranscript: (lines: TranscriptLine[], actions: VoiceAgentAction[]) => void;
   onSignInAgain: () => void;
+  /** The session may use agent voice (its capability): only then is agent mode offered. */
+  agentVoice?: boolean;
 }
 
 /**
  * The voice screen, a modal dialog over the chat: start (a button press, so the browser may ask for
  * the microphone), the state, both sides' levels and transcript, mute, hang up, typing, and errors.
  */
-export function VoiceDialog({ onClose, onTranscript, onSignInAgain }: VoiceDialogProps) {
+export function VoiceDialog({ onClose, onTranscript, onSignInAgain, agentVoice = true }: VoiceDialogProps) {
   const dialogRef = useRef<HTMLDialogElement>(null);
   const startRef = useRef<HTMLButtonElement>(null);
   const [session, setSession] = useState<RealtimeSessionOptions>({});
@@ -116,7 +118,7 @@ export function VoiceDialog({ onClose, onTranscript, onSignInAgain }: VoiceDialo
 
         {!inCall && <VoiceOptions value={session} onChange={setSession} />}
 
-        {!inCall && agent.available && (
+        {!inCall && agentVoice && agent.available && (
           <label className="flex items-center gap-2 text-[14px]">
             <input type="checkbox" data-testid="voice-agent-mode" checked={agentMode} onChange={(event) => setAgentMode(event.target.checked)} />
             Agent mode: the assistant can use the app&apos;s tools (you approve anything it saves)

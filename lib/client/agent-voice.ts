@@ -3,7 +3,7 @@
  * live session's NDJSON events (resuming with ?after= if the stream drops), confirm or deny a
  * pending tool call, hang up, and list the account's notes.
  */
-import { normalizeBasePath } from "./base-path";
+import { normalizeBasePath } from "@/lib/shared/base-path";
 import { RealtimeError, realtimeErrorFromResponse } from "./realtime-error";
 
 export interface AgentEvent {

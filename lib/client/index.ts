@@ -1,6 +1,6 @@
 // Browser client for the session service: the AI SDK provider, the session hook and the chat transport.
 export { createProviderProxy, type ProviderProxy, type ProviderProxyOptions } from "./provider-proxy";
-export { DEFAULT_BASE_PATH } from "./base-path";
+export { DEFAULT_BASE_PATH } from "@/lib/shared/base-path";
 export { ProviderProxyError, isProviderProxyError } from "./provider-proxy-error";
 export { useProviderSession, type ProviderSession, type UseProviderSessionOptions } from "./use-provider-session";
 export { createSessionApi, type SessionApi } from "./session-api";

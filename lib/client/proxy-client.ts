@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { providerProxyErrorFromResponse, ProviderProxyError } from "./provider-proxy-error";
 import { createResponseMetadataStore, type ResponseMetadataStore } from "./response-metadata-store";
-import { normalizeBasePath } from "./base-path";
+import { normalizeBasePath } from "@/lib/shared/base-path";
 import type { ModelDetails } from "@/lib/upstream/models";
 
 export interface ProviderProxyOptions {

@@ -1,4 +1,4 @@
-import { normalizeBasePath } from "./base-path";
+import { normalizeBasePath } from "@/lib/shared/base-path";
 import {
   parseServerEvent,
   typedMessageEvents,

@@ -1,6 +1,6 @@
 import { parsePublicSessionState, type PublicSessionState } from "./session-state";
 import { ProviderProxyError, providerProxyErrorFromResponse } from "./provider-proxy-error";
-import { normalizeBasePath } from "./base-path";
+import { normalizeBasePath } from "@/lib/shared/base-path";
 
 interface SessionApiOptions {
   basePath?: string;

@@ -27,6 +27,14 @@ describe("the session model", () => {
     expect(sessionView(model)).toMatchObject({ status: "authenticated", user, signInMethod: "device", siwc: null });
   });
 
+  it("shows a signed-in session's capabilities as the server says them, and none when signed out", () => {
+    const none = { voice: false, agentVoice: false, pictures: false, tokenExport: false };
+    const siwcSession: PublicSessionState = { ...signedIn, signIn: "siwc", capabilities: none };
+    expect(sessionView(run(at(siwcSession))).capabilities).toEqual(none);
+    expect(sessionView(run(at(signedIn))).capabilities).toEqual({ voice: true, agentVoice: true, pictures: true, tokenExport: true });
+    expect(sessionView(run(at(signedIn), at(signedOut))).capabilities).toBeNull();
+  });
+
   it("says why a signed-in session ended when it was not signed out here, until the next sign-in", () => {
     const ended = run(at(signedIn), at(signedOut));
     expect(ended.signedOutReason).toBe(SESSION_ENDED_REASON);

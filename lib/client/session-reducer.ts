@@ -1,10 +1,12 @@
 import { deviceCodeSecondsLeft } from "./server-clock";
 import type { ProviderSessionError } from "./session-error";
 import {
+  capabilitiesOf,
   nextCheckDelayMs,
   signInMethodOf,
   signInOptionsOf,
   type PublicSessionState,
+  type SessionCapabilities,
   type SessionStatus,
   type SessionUser,
   type SignInMethod,
@@ -157,6 +159,8 @@ interface SessionView {
   user: SessionUser | null;
   signInMethod: SignInMethod;
   siwc: SiwcSessionInfo | null;
+  /** Signed in: what the session may do besides chat (voice, agent voice, pictures); null otherwise. */
+  capabilities: SessionCapabilities | null;
   /** Seconds until the device code expires (pending only), on the server's clock. */
   secondsLeft: number | null;
   /** Seconds until the page checks the sign-in again (pending only); 0 while a check is on its way. */
@@ -173,6 +177,7 @@ export function sessionView(model: SessionModel): SessionView {
     user: authenticated ? (state.user ?? null) : null,
     signInMethod: method,
     siwc: authenticated && method === "siwc" ? (state.siwc ?? null) : null,
+    capabilities: authenticated ? capabilitiesOf(state) : null,
     secondsLeft: pending && state.expiresAt !== undefined ? deviceCodeSecondsLeft(state.expiresAt, now, model.serverClockOffset) : null,
     nextCheckInSeconds: pending && nextCheckAt !== null ? Math.max(0, Math.ceil((nextCheckAt - now) / 1000)) : null,
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { nextCheckDelayMs, parsePublicSessionState, signInMethodOf, signInOptionsOf } from "./session-state";
+import { capabilitiesOf, nextCheckDelayMs, parsePublicSessionState, signInMethodOf, signInOptionsOf } from "./session-state";
 
 describe("parsePublicSessionState", () => {
   it("accepts every documented state and drops unknown fields", () => {
@@ -70,6 +70,18 @@ describe("the sign-in fields (Sign in with ChatGPT)", () => {
       siwc: { planUsage: false, showPlanNotice: true },
     });
     expect(parsePublicSessionState({ status: "unauthenticated", revocation: "unconfirmed" })).toEqual({ status: "unauthenticated", revocation: "unconfirmed" });
+  });
+
+  it("reads what a signed-in session may do (capabilities), and refuses a malformed one", () => {
+    const none = { voice: false, agentVoice: false, pictures: false, tokenExport: false };
+    const state = { status: "authenticated", user: { accountId: "a", email: "e", plan: "p" }, capabilities: { ...none, extra: true } };
+    expect(parsePublicSessionState(state)).toEqual({ status: "authenticated", user: { accountId: "a", email: "e", plan: "p" }, capabilities: none });
+    expect(capabilitiesOf(parsePublicSessionState(state)!)).toEqual(none);
+    for (const capabilities of [{ ...none, voice: "no" }, { voice: true }, [], "all"]) {
+      expect(parsePublicSessionState({ ...state, capabilities }), JSON.stringify(capabilities)).toBeUndefined();
+    }
+    // A server from before the field offers everything it serves.
+    expect(capabilitiesOf({ status: "authenticated" })).toEqual({ voice: true, agentVoice: true, pictures: true, tokenExport: true });
   });
 
   it("rejects a malformed sign-in field", () => {

@@ -31,6 +31,21 @@ export interface SiwcSessionInfo {
   showPlanNotice: boolean;
 }
 
+/**
+ * Signed in: what this session may do besides chat (docs/api.md#public-session-state). The page
+ * asks this, not how the session signed in, before it offers voice, agent voice or pictures.
+ */
+export interface SessionCapabilities {
+  voice: boolean;
+  agentVoice: boolean;
+  pictures: boolean;
+  tokenExport: boolean;
+}
+
+/** What a signed-in session may do when the server does not say (a server from before the field): everything. */
+const ALL_CAPABILITIES: SessionCapabilities = { voice: true, agentVoice: true, pictures: true, tokenExport: true };
+const CAPABILITIES = ["voice", "agentVoice", "pictures", "tokenExport"] as const;
+
 /** The public session state the service returns from /login, /status, /session and /logout. */
 export interface PublicSessionState {
   status: SessionStatus;
@@ -41,6 +56,8 @@ export interface PublicSessionState {
   /** Pending: how long until the server may ask the provider again (ms), so the next /status reaches it. */
   nextCheckInMs?: number;
   user?: SessionUser;
+  /** Signed in: what the session may do besides chat. */
+  capabilities?: SessionCapabilities;
   /** Why, for `expired` and `error` (a code of lib/error-codes.ts; taken as sent, the list stays out of this bundle). */
   error?: ApiErrorCode;
   message?: string;
@@ -88,6 +105,11 @@ function parseSignIn(value: unknown): SignInOptions | SignInMethod | undefined {
   return options;
 }
 
+function parseCapabilities(value: unknown): SessionCapabilities | undefined {
+  if (!isRecord(value) || CAPABILITIES.some((name) => typeof value[name] !== "boolean")) return undefined;
+  return { voice: value.voice as boolean, agentVoice: value.agentVoice as boolean, pictures: value.pictures as boolean, tokenExport: value.tokenExport as boolean };
+}
+
 function parseSiwc(value: unknown): SiwcSessionInfo | undefined {
   if (!isRecord(value) || typeof value.planUsage !== "boolean" || typeof value.showPlanNotice !== "boolean") return undefined;
   return { planUsage: value.planUsage, showPlanNotice: value.showPlanNotice };
@@ -121,6 +143,11 @@ export function parsePublicSessionState(value: unknown): PublicSessionState | un
     if (!user) return undefined;
     state.user = user;
   }
+  if (value.capabilities !== undefined) {
+    const capabilities = parseCapabilities(value.capabilities);
+    if (!capabilities) return undefined;
+    state.capabilities = capabilities;
+  }
   if (value.signIn !== undefined) {
     const signIn = parseSignIn(value.signIn);
     if (!signIn) return undefined;
@@ -145,6 +172,11 @@ export function parsePublicSessionState(value: unknown): PublicSessionState | un
 /** The ways to sign in a signed-out state offers; a server without SIWC (no `signIn`) offers the device code. */
 export function signInOptionsOf(state: PublicSessionState | null): SignInOptions {
   return typeof state?.signIn === "object" ? state.signIn : { methods: ["device"] };
+}
+
+/** What a signed-in state may do besides chat (everything, from a server that does not say). */
+export function capabilitiesOf(state: PublicSessionState | null): SessionCapabilities {
+  return state?.capabilities ?? ALL_CAPABILITIES;
 }
 
 /** How a signed-in state signed in (`device` from a server that does not say). */

@@ -1,7 +1,7 @@
 "use client";
 
 import { useCallback, useEffect, useMemo, useReducer, useRef, type Dispatch, type RefObject } from "react";
-import { normalizeBasePath } from "./base-path";
+import { normalizeBasePath } from "@/lib/shared/base-path";
 import { withServerClock } from "./server-clock";
 import { createSessionApi, type SessionApi } from "./session-api";
 import { describeSessionError, type ProviderSessionError } from "./session-error";
@@ -13,6 +13,7 @@ import {
   type SessionUser,
   type SignInMethod,
   type SignInOptions,
+  type SessionCapabilities,
   type SiwcSessionInfo,
 } from "./session-state";
 import { describeSignInError, siwcStartUrl, takeSignInError } from "./siwc";
@@ -61,6 +62,8 @@ export interface ProviderSession {
   signInMethod: SignInMethod;
   /** Signed in with SIWC: plan usage granted, and whether the one-time plan notice is due; else null. */
   siwc: SiwcSessionInfo | null;
+  /** Signed in: what the session may do besides chat (voice, agent voice, pictures); null otherwise. */
+  capabilities: SessionCapabilities | null;
   /** The page is on its way to ChatGPT (Continue with ChatGPT was pressed). */
   redirecting: boolean;
   /** A Continue with ChatGPT that came back failed (`?signin_error=` on the page), in words. */

@@ -1,5 +1,5 @@
 import "server-only";
-import { normalizeAppBasePath } from "@/lib/client/base-path";
+import { normalizeAppBasePath } from "@/lib/shared/base-path";
 import { deploymentProblems } from "@/lib/deploy-checks";
 import { checkCodexBinary } from "./codex-binary";
 import { readConfiguration } from "./configuration";
@@ -56,7 +56,7 @@ export async function runDoctor(options: DoctorOptions): Promise<CheckResult[]> 
     checkCodexBinary(resolved.appServer?.command, resolved.upstream.clientVersion, timeoutMs),
     ...targets.map((target) => checkReachable(target, timeoutMs)),
   ]);
-  // The page's own prefix for the API: {LWC_BASE_PATH}{LWC_API_BASE_PATH} (lib/client/base-path.ts).
+  // The page's own prefix for the API: {LWC_BASE_PATH}{LWC_API_BASE_PATH} (lib/shared/base-path.ts).
   const apiPath = `${normalizeAppBasePath(env.LWC_BASE_PATH)}${env.LWC_API_BASE_PATH}`;
   const live = options.live ? await liveChecks(options.live, apiPath, timeoutMs) : [];
   const secret = checkSecret(env.LWC_SECRET, problems.includes("ephemeral_secret"));

@@ -1,5 +1,5 @@
 import "server-only";
-import { MIN_SECRET_LENGTH } from "@/lib/server/session-seal";
+import { MIN_SECRET_LENGTH } from "@/lib/server/session/seal";
 import type { CheckResult } from "./types";
 
 /** Fewer different characters than this in 32+ is a pattern, not randomness (hex has 16, base64 64). */

@@ -1,9 +1,9 @@
 import "server-only";
 import type { RateLimiter } from "@/lib/stores/types";
-import type { SessionCookieSigner } from "./cookies";
+import type { SessionCookieSigner } from "./http/cookies";
 import type { ResolvedOptions } from "./options";
-import type { RefreshCoordinator } from "./refresh";
-import type { SessionStore } from "./session-store";
+import type { RefreshCoordinator } from "./session/refresh";
+import type { SessionStore } from "./session/store";
 import type { SiwcClient } from "./siwc/client";
 
 /** Everything a route needs, built once per handler. */

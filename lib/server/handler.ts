@@ -1,32 +1,33 @@
 import "server-only";
-import type { RateLimiter, RateLimitPurpose } from "@/lib/stores/types";
-import { createAccountModelsCache } from "./account-models";
+import { StoreUnavailableError, type RateLimiter, type RateLimitPurpose } from "@/lib/stores/types";
 import type { ServerContext } from "./context";
-import { createCookieSigner } from "./cookies";
-import { LOGIN_REUSE_RATE_LIMIT } from "./device-login";
-import { applyCorsHeaders, applyPreflightHeaders, checkOrigin, type OriginVerdict } from "./csrf";
-import { ensureNoStore, errorResponse, textResponse } from "./json";
+import { createCookieSigner } from "./http/cookies";
+import { LOGIN_REUSE_RATE_LIMIT } from "./session/device-login";
+import { applyCorsHeaders, applyPreflightHeaders, checkOrigin, type OriginVerdict } from "./http/csrf";
+import { ApiError, errorResponse } from "./http/api-error";
+import { ensureNoStore, textResponse } from "./http/json";
 import { describeErrorForLog, LOG_PREFIX, REQUEST_ID_HEADER, requestIdOf, runWithRequestId, withRequestIds } from "@/lib/logger";
 import { resolveOptions, type ProviderHandlerOptions, type RateLimitOption } from "./options";
-import type { PublicSessionState } from "./public-state";
-import { toPublicState, withHistory, withSignInChoices } from "./public-state";
+import type { PublicSessionState } from "./session/public-state";
+import { toPublicState, withHistory, withSignInChoices } from "./session/public-state";
 import { createHistoryRoutes } from "./history/routes";
 import { createHistoryStore, type HistoryStore } from "@/lib/history/store";
 import { signInChoices } from "./siwc/loopback";
 import { createSiwcClient } from "./siwc/client";
 import { CALLBACK_PATH } from "./siwc/loopback";
 import { createSiwcRoutes } from "./siwc/routes";
-import { createRefreshCoordinator } from "./refresh";
-import { createRouter, type RouteDefinition, type RouteHandler } from "./router";
-import { createLoginRoutes } from "./routes/login";
-import { createModelsRoute } from "./routes/models";
-import { createAppServerRoutes, type AgentVoiceState } from "./routes/realtime-app-server";
-import { createRealtimeRoute } from "./routes/realtime";
-import { createResponsesRoute } from "./routes/responses";
-import { createSessionManager } from "./session-manager";
-import { createSealer } from "./session-seal";
-import { createSessionStore } from "./session-store";
-import { createTokenExport, type ExportedTokens } from "./token-export";
+import { createRefreshCoordinator } from "./session/refresh";
+import { createRouter, type RouteDefinition, type RouteHandler } from "./http/router";
+import { createLoginRoutes } from "./session/routes";
+import { createModelBackends } from "./models/backend";
+import { createModelsRoute } from "./models/route";
+import { createAppServerRoutes, type AgentVoiceState } from "./agent-voice/routes";
+import { createRealtimeRoute } from "./voice/route";
+import { createResponsesRoute } from "./responses/route";
+import { createSessionManager } from "./session/manager";
+import { createSealer } from "./session/seal";
+import { createSessionStore } from "./session/store";
+import { createTokenExport, type ExportedTokens } from "./session/token-export";
 
 export interface ProviderHandler {
   basePath: string;
@@ -38,6 +39,14 @@ export interface ProviderHandler {
    * `origin_required`), unless `csrf: "skip-server-call"` says no browser request needs checking.
    */
   proxyFetch(request: Request, options?: ProxyFetchOptions): Promise<Response>;
+  /**
+   * A route of your own, run as the handler runs its routes (docs/server.md): a non-GET request
+   * whose `Origin` fails the CSRF rule gets 403 `origin_not_allowed` before `serve` runs; an
+   * `ApiError` it throws is answered with its code's status, a store outage with 503
+   * `store_unavailable`, anything else with 500 `internal_error` (one log line, no details); every
+   * reply is no-store and carries `x-request-id` (and CORS headers for an `allowedOrigins` origin).
+   */
+  route(serve: (request: Request) => Promise<Response>): (request: Request) => Promise<Response>;
   /** The public state of the request's session. Never polls, refreshes or writes. */
   getSession(request: Request): Promise<PublicSessionState>;
   dangerouslyGetTokens(request: Request, options?: { includeRefreshToken?: boolean }): Promise<ExportedTokens>;
@@ -91,13 +100,7 @@ const RATE_LIMIT_PREFIXES: Record<RateLimitPurpose, string> = {
   shared: SHARED_RATE_LIMIT_PREFIX,
 };
 
-const ORIGIN_REQUIRED_MESSAGE =
-  'proxyFetch needs the browser request\'s Origin header for the CSRF check; pass { csrf: "skip-server-call" } for a call no browser request started.';
 const SKIPPED: OriginVerdict = { kind: "same-origin-or-absent" };
-
-function isStoreUnavailable(error: unknown): boolean {
-  return error instanceof Error && (error as { code?: unknown }).code === "store_unavailable";
-}
 
 export function createProviderHandler(options: ProviderHandlerOptions = {}): ProviderHandler {
   const configured = resolveOptions(options);
@@ -148,10 +151,11 @@ export function createProviderHandler(options: ProviderHandlerOptions = {}): Pro
       })
     : undefined;
   const manager = createSessionManager(ctx);
-  const modelsCache = createAccountModelsCache(resolved.now);
-  const login = createLoginRoutes(ctx, manager);
-  const responses = createResponsesRoute(ctx, manager, modelsCache, history);
-  const appServer = resolved.appServer ? createAppServerRoutes(ctx, manager, modelsCache, resolved.appServer) : undefined;
+  const backends = createModelBackends(ctx, manager);
+  const choicesFor = (request: Request) => signInChoices(request, resolved);
+  const login = createLoginRoutes(ctx, manager, choicesFor);
+  const responses = createResponsesRoute(ctx, manager, backends, history);
+  const appServer = resolved.appServer ? createAppServerRoutes(ctx, manager, backends, resolved.appServer) : undefined;
   if (appServer) onLoginExpired = (loginId) => void appServer.closeForLogin(loginId, "login_expired");
   // Logout also ends the login's live agent-voice session.
   const logout: RouteHandler = async (request, params) => {
@@ -172,7 +176,7 @@ export function createProviderHandler(options: ProviderHandlerOptions = {}): Pro
   ];
   if (resolved.enableResponsesProxy) {
     routes.push(
-      { pattern: "/models", methods: { GET: createModelsRoute(ctx, manager, modelsCache) } },
+      { pattern: "/models", methods: { GET: createModelsRoute(ctx, manager, backends) } },
       { pattern: "/responses", methods: { POST: responses } },
     );
   }
@@ -182,19 +186,21 @@ export function createProviderHandler(options: ProviderHandlerOptions = {}): Pro
   if (resolved.history !== undefined) routes.push(...createHistoryRoutes(ctx, manager, history));
   const router = createRouter(resolved.basePath, routes);
 
-  /** Store trouble → 503; anything unexpected → 500 without details (one log line, no stack). */
+  /**
+   * A refusal a guard threw (ApiError) → its reply; store trouble → 503; anything unexpected → 500
+   * without details (one log line, no stack).
+   */
   async function runSafely(route: RouteHandler, request: Request, params: Record<string, string>, label: string) {
     try {
       return await route(request, params);
     } catch (error) {
-      if (isStoreUnavailable(error)) {
+      if (error instanceof ApiError) return error.toResponse();
+      if (error instanceof StoreUnavailableError) {
         logger.warn(`${LOG_PREFIX} session store unavailable on ${request.method} ${label}`);
-        return errorResponse(503, "store_unavailable", {
-          message: "The session store is unavailable. Try again shortly.",
-        });
+        return errorResponse("store_unavailable");
       }
       logger.error(`${LOG_PREFIX} internal error on ${request.method} ${label}: ${describeErrorForLog(error)}`);
-      return errorResponse(500, "internal_error");
+      return errorResponse("internal_error");
     }
   }
 
@@ -207,7 +213,7 @@ export function createProviderHandler(options: ProviderHandlerOptions = {}): Pro
   }
 
   function rejectOrigin(verdict: Extract<OriginVerdict, { kind: "rejected" }>): Response {
-    return errorResponse(403, "origin_not_allowed", { origin: verdict.origin });
+    return errorResponse("origin_not_allowed", { origin: verdict.origin });
   }
 
   /**
@@ -254,11 +260,20 @@ export function createProviderHandler(options: ProviderHandlerOptions = {}): Pro
     const skip = proxyOptions.csrf === "skip-server-call";
     // Over HTTP a request without Origin passes (the contract); in-process it is a call nobody judged.
     if (!skip && !request.headers.has("origin")) {
-      return finish(errorResponse(403, "origin_required", { message: ORIGIN_REQUIRED_MESSAGE }), SKIPPED);
+      return finish(errorResponse("origin_required"), SKIPPED);
     }
     const verdict = skip ? SKIPPED : checkOrigin(request, resolved.allowedOrigins);
     if (verdict.kind === "rejected") return finish(rejectOrigin(verdict), verdict);
     return finish(await runSafely(responses, request, {}, "/responses (proxyFetch)"), verdict);
+  }
+
+  function route(serve: (request: Request) => Promise<Response>): (request: Request) => Promise<Response> {
+    return withRequestId(async (request: Request) => {
+      const verdict = checkOrigin(request, resolved.allowedOrigins);
+      const method = request.method.toUpperCase();
+      if (method !== "GET" && method !== "HEAD" && verdict.kind === "rejected") return finish(rejectOrigin(verdict), verdict);
+      return finish(await runSafely(serve, request, {}, new URL(request.url).pathname), verdict);
+    });
   }
 
   async function checkStore(): Promise<"ok" | "degraded"> {
@@ -281,11 +296,12 @@ export function createProviderHandler(options: ProviderHandlerOptions = {}): Pro
     basePath: resolved.basePath,
     handler: withRequestId(serveRequest),
     proxyFetch: withRequestId(serveProxyFetch),
+    route,
     checkStore,
     agentVoiceState: async () => (appServer ? appServer.state() : "off"),
     async getSession(request) {
       const state = toPublicState((await manager.readOwn(request))?.record ?? null, resolved.now());
-      return withHistory(withSignInChoices(state, signInChoices(request, resolved)), resolved.history);
+      return withHistory(withSignInChoices(state, choicesFor(request)), resolved.history);
     },
     dangerouslyGetTokens: createTokenExport(ctx, manager),
     history,

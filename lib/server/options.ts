@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { codexConfigToml, codexUpstreamUrls } from "@/lib/agent-voice/codex-config";
 import { parseAllowEntry } from "@/lib/agent-voice/sandbox/egress-allow-list";
-import { API_ROUTE_FOLDER } from "@/lib/client/base-path";
+import { API_ROUTE_FOLDER } from "@/lib/shared/base-path";
 import type { AppServerOptions, ConfirmTool } from "@/lib/agent-voice/types";
 import { createMemoryStore } from "@/lib/stores/memory-store";
 import { createRateLimiter, type RateLimiterFactory } from "@/lib/stores/rate-limit";
@@ -12,10 +12,11 @@ import { DEFAULT_MAX_BYTES_PER_ACCOUNT } from "@/lib/history/limits";
 import { resolveUpstreamConfig } from "@/lib/upstream/config";
 import { INSTRUCTIONS_MODES, type InstructionsMode } from "@/lib/upstream/responses";
 import type { UpstreamConfig } from "@/lib/upstream/types";
-import { clientAddressOf, DEFAULT_TRUSTED_PROXY_HOPS } from "./client-address";
+import { clientAddressOf, DEFAULT_TRUSTED_PROXY_HOPS } from "./http/client-address";
+import type { ResolvedCookieOptions } from "./http/cookies";
 import { consoleLogger, type Logger } from "@/lib/logger";
-import { resolveRealtimeOptions, type RealtimeOptions, type ResolvedRealtimeOptions } from "./realtime-options";
-import { resolveSecrets } from "./session-seal";
+import { resolveRealtimeOptions, type RealtimeOptions, type ResolvedRealtimeOptions } from "./voice/options";
+import { resolveSecrets } from "./session/seal";
 import {
   DEFAULT_SIWC_AGENT_NAME,
   DEFAULT_SIWC_API_BASE,
@@ -169,7 +170,7 @@ export interface ProviderHandlerOptions {
   trustedProxyHops?: number;
   /**
    * The address the request's TCP connection came from, when the server knows it (undefined when
-   * not). The Next.js app reads it from the Node HTTP server (`lib/server/connection-peer.ts`). Used
+   * not). The Next.js app reads it from the Node HTTP server (`lib/server/http/connection-peer.ts`). Used
    * by the default client address rule (see trustedProxyHops); a client cannot invent it.
    */
   peerAddress?: (request: Request) => string | undefined;
@@ -199,7 +200,7 @@ export interface ProviderHandlerOptions {
 }
 
 // Each default is written here once; lib/env-options.ts derives the variables' defaults from these.
-// The route folder app/api/provider: written in lib/client/base-path.ts, which the browser reads too.
+// The route folder app/api/provider: written in lib/shared/base-path.ts, which the browser reads too.
 const DEFAULT_BASE_PATH = API_ROUTE_FOLDER;
 export const DEFAULT_SESSION_TTL_MS = 7 * 24 * 60 * 60_000;
 const DEFAULT_COOKIE_NAME = "lwc_session";
@@ -217,17 +218,6 @@ interface ResolvedHistoryOptions {
   rateLimit: RateLimitOption | false;
   sharedRateLimit: RateLimitOption | false;
   maxBytesPerAccount: number;
-}
-
-export interface ResolvedCookieOptions {
-  name: string;
-  httpOnly: boolean;
-  sameSite: "lax" | "strict" | "none";
-  path: string;
-  domain?: string;
-  secure: boolean | "auto";
-  maxAgeSeconds: number;
-  hostPrefix: boolean;
 }
 
 export interface ResolvedSiwcOptions {

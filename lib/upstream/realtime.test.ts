@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeRealtimeFailure, MAX_REALTIME_DETAIL_CHARS, upstreamErrorCode } from "@/lib/server/realtime-failure";
+import { describeRealtimeFailure, MAX_REALTIME_DETAIL_CHARS, upstreamErrorCode } from "@/lib/server/voice/failure";
 import { codexSession, looksLikeSdp, webSession } from "./realtime";
 
 const call = { transport: "codex" as const, sdp: "v=0\r\n" };

@@ -5,7 +5,7 @@
  */
 import { stat } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
-import { sessionKey } from "@/lib/server/session-store";
+import { sessionKey } from "@/lib/server/session/store";
 import { isAlive, openEvents, startAgentHarness, waitForExit, finishAgentHarnessAfterEach, type AgentHarness } from "./app-server-harness";
 
 let h: AgentHarness | undefined;

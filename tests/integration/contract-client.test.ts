@@ -46,7 +46,11 @@ it("signs in, polls, lists models, streams, uses both realtime routes and signs 
   expect(h.mock.approve(pending.userCode)).toBe(true);
   h.clock.advance(pending.interval * 1000);
   const signedIn = await client.get("/status");
-  expect(signedIn.json()).toEqual({ status: "authenticated", user: { accountId: "acct_demo", email: "demo@example.com", plan: "plus" } });
+  expect(signedIn.json()).toEqual({
+    status: "authenticated",
+    user: { accountId: "acct_demo", email: "demo@example.com", plan: "plus" },
+    capabilities: { voice: true, agentVoice: true, pictures: true, tokenExport: true },
+  });
   expect((await client.get("/session")).json()).toMatchObject({ status: "authenticated" });
 
   // Models and a streamed reply.

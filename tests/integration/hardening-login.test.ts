@@ -3,8 +3,8 @@
  * planted cookies and duplicate cookies. Each test reproduces the attack, bounded and on 127.0.0.1.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createCookieSigner } from "@/lib/server/cookies";
-import { randomId } from "@/lib/server/encoding";
+import { createCookieSigner } from "@/lib/server/http/cookies";
+import { randomId } from "@/lib/server/http/encoding";
 import { createMemoryStore } from "@/lib/stores/memory-store";
 import type { KeyValueStore } from "@/lib/stores/types";
 import { startMockUpstream, type MockUpstream } from "@/mock-upstream/server";

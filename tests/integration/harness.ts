@@ -7,7 +7,7 @@ import { expect } from "vitest";
 import { createMemoryStore } from "@/lib/stores/memory-store";
 import type { KeyValueStore } from "@/lib/stores/types";
 import { createProviderHandler, type ProviderHandler } from "@/lib/server/handler";
-import { LOGIN_NONCE_HEADER, LOGIN_NONCE_OPT_IN } from "@/lib/server/login-nonce";
+import { LOGIN_NONCE_HEADER, LOGIN_NONCE_OPT_IN } from "@/lib/server/session/login-nonce";
 import type { ProviderHandlerOptions } from "@/lib/server/options";
 import { startMockUpstream, type MockAccount, type MockUpstream, type MockUpstreamOptions } from "@/mock-upstream/server";
 import { serveHandler, type ServedHandler } from "@/test-support/serve-handler";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { sessionKey } from "@/lib/server/session-store";
+import { sessionKey } from "@/lib/server/session/store";
 import { createEvidence, findLeakedTokens, sameLogin, signIn, startHarness, type Harness } from "./harness";
 
 const evidence = createEvidence();
@@ -89,6 +89,7 @@ describe("POST /login", () => {
     expect(reply.json()).toEqual({
       status: "authenticated",
       user: { accountId: "acct_demo", email: "demo@example.com", plan: "plus" },
+      capabilities: { voice: true, agentVoice: true, pictures: true, tokenExport: true },
     });
     expect(usercodeCalls()).toBe(before);
   });
@@ -122,6 +123,7 @@ describe("GET /status and GET /session", () => {
     expect(reply.json()).toEqual({
       status: "authenticated",
       user: { accountId: "acct_rot", email: "rot@example.com", plan: "pro" },
+      capabilities: { voice: true, agentVoice: true, pictures: true, tokenExport: true },
     });
     expect(reply.headers.getSetCookie()).toHaveLength(1);
     expect(client.cookie).toBeDefined();

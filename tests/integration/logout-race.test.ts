@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createUpstashStore } from "@/lib/stores/upstash-store";
 import type { KeyValueStore } from "@/lib/stores/types";
-import { REFRESH_WAIT_MAX_MS } from "@/lib/server/refresh";
-import { SESSION_KEY_PREFIX } from "@/lib/server/session-store";
+import { REFRESH_WAIT_MAX_MS } from "@/lib/server/session/refresh";
+import { SESSION_KEY_PREFIX } from "@/lib/server/session/store";
 import { startMockUpstream, type MockUpstream } from "@/mock-upstream/server";
 import { startRedisServer, type RedisServer } from "@/test-support/redis-server";
 import { startUpstashBridge, type UpstashBridge } from "@/test-support/upstash-bridge";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createProviderHandler } from "@/lib/server/handler";
-import { MAX_REALTIME_DETAIL_CHARS } from "@/lib/server/realtime-failure";
+import { MAX_REALTIME_DETAIL_CHARS } from "@/lib/server/voice/failure";
 import { codexSession } from "@/lib/upstream/realtime";
 import { CLIENT_VERSION } from "@/lib/upstream/config";
 import { closedPortUrl } from "@/test-support/upstream-helpers";
@@ -520,7 +520,7 @@ describe("POST /realtime: the voice throttle (LWC_REALTIME_RATE_LIMIT_PER_MINUTE
     vi.unstubAllEnvs();
     expect(optionsFromEnv({ LWC_SECRET: secret }).realtime?.rateLimit).toEqual({ limit: 12, windowMs: 60_000 });
     expect(optionsFromEnv({ LWC_SECRET: secret, LWC_REALTIME_RATE_LIMIT_PER_MINUTE: "5" }).realtime?.rateLimit).toEqual({ limit: 5, windowMs: 60_000 });
-    const { resolveRealtimeOptions } = await import("@/lib/server/realtime-options");
+    const { resolveRealtimeOptions } = await import("@/lib/server/voice/options");
     expect(resolveRealtimeOptions({}).rateLimit).toEqual({ limit: 12, windowMs: 60_000 });
   });
 });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createMemoryStore } from "@/lib/stores/memory-store";
 import { StoreUnavailableError, type KeyValueStore } from "@/lib/stores/types";
-import { REFRESH_LOCK_PREFIX } from "@/lib/server/refresh";
+import { REFRESH_LOCK_PREFIX } from "@/lib/server/session/refresh";
 import { createEvidence, findLeakedTokens, signIn, startHarness, type Harness } from "./harness";
 
 const evidence = createEvidence();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createMemoryStore } from "@/lib/stores/memory-store";
-import { sessionKey } from "@/lib/server/session-store";
+import { sessionKey } from "@/lib/server/session/store";
 import { startMockUpstream, type MockUpstream } from "@/mock-upstream/server";
 import { createEvidence, findLeakedTokens, signIn, startHarness, type Harness } from "./harness";
 

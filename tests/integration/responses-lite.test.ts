@@ -4,7 +4,7 @@
  * shape the backend refuses falls back once to the plain one, remembered for the model.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { LITE_REFUSAL_MEMORY_MS } from "@/lib/server/responses-dialect";
+import { LITE_REFUSAL_MEMORY_MS } from "@/lib/server/models/responses-dialect";
 import { RESPONSES_PATH, startMockUpstream, type MockUpstream, type RecordedRequest } from "@/mock-upstream/server";
 import { createEvidence, findLeakedTokens, responsesBody, signIn, startHarness, type Harness, type TestClient } from "./harness";
 

@@ -36,6 +36,8 @@ describe("GET /auth/callback signs in", () => {
       signIn: "siwc",
       siwc: { planUsage: true, showPlanNotice: true },
       user: { email: expect.stringContaining("@"), plan: "unknown" },
+      // Plan usage covers text replies only: what the page and the routes ask instead of the sign-in.
+      capabilities: { voice: false, agentVoice: false, pictures: false, tokenExport: false },
     });
   });
 

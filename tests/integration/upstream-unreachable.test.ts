@@ -3,7 +3,7 @@
  * sentence and never the upstream's address, which stays in the log line for the person deploying.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LOGIN_NONCE_HEADER } from "@/lib/server/login-nonce";
+import { LOGIN_NONCE_HEADER } from "@/lib/server/session/login-nonce";
 import { closedPortUrl } from "@/test-support/upstream-helpers";
 import { TestBrowserPeer } from "@/mock-upstream/voice/test-browser-peer";
 import { createEvidence, findLeakedTokens, responsesBody, signIn, startHarness, type Harness, type HarnessOptions } from "./harness";

@@ -10,14 +10,14 @@ import { MAX_HISTORY_REQUEST_BYTES } from "@/lib/history/limits";
 import { HistoryQuotaError } from "@/lib/history/push";
 import type { HistoryStore } from "@/lib/history/store";
 import { describeErrorForLog, LOG_PREFIX } from "@/lib/logger";
-import { loginLimitKeys } from "../client-address";
 import type { ServerContext } from "../context";
-import { errorResponse, jsonResponse, rateLimitedResponse } from "../json";
-import { readJsonBody } from "../json-body";
-import type { RouteDefinition, RouteHandler } from "../router";
-import { NOT_AUTHENTICATED_MESSAGE } from "../routes/models";
-import type { SessionManager } from "../session-manager";
-import { isAuthenticated } from "../session-record";
+import { ApiError, errorResponse, rateLimited } from "../http/api-error";
+import { loginLimitKeys } from "../http/client-address";
+import { jsonResponse } from "../http/json";
+import { readJsonBody } from "../http/json-body";
+import type { RouteDefinition, RouteHandler } from "../http/router";
+import type { SessionManager } from "../session/manager";
+import { isAuthenticated } from "../session/record";
 import { changesQuery, describeIssue, historyId, instructionsBody, pushBody, shareBody } from "./schemas";
 
 const HISTORY_DISABLED_MESSAGE =
@@ -32,24 +32,24 @@ export function createHistoryRoutes(ctx: ServerContext, manager: SessionManager,
 
   function unavailable(error: unknown, what: string): Response {
     options.logger.error(`${LOG_PREFIX} chat history ${what} failed: ${describeDatabaseError(error)}`);
-    return errorResponse(503, "history_unavailable", { message: UNAVAILABLE_MESSAGE });
+    return errorResponse("history_unavailable", { message: UNAVAILABLE_MESSAGE });
   }
 
   const forAccount =
     (what: string, serve: AccountRoute): RouteHandler =>
     async (request, params) => {
       const session = await manager.read(request);
-      if (!isAuthenticated(session)) return errorResponse(401, "not_authenticated", { message: NOT_AUTHENTICATED_MESSAGE });
-      if (!history) return errorResponse(403, "history_disabled", { message: HISTORY_DISABLED_MESSAGE });
+      if (!isAuthenticated(session)) throw new ApiError("not_authenticated");
+      if (!history) throw new ApiError("history_disabled", { message: HISTORY_DISABLED_MESSAGE });
       if (ctx.historyLimiter) {
         const limit = await ctx.historyLimiter.limit(session.record.loginId);
-        if (!limit.success) return rateLimitedResponse(limit.reset, options.now());
+        if (!limit.success) throw rateLimited(limit.reset, options.now());
       }
       try {
         return await serve(request, session.record.account.accountId, params, history);
       } catch (error) {
         if (error instanceof HistoryQuotaError) {
-          return errorResponse(409, "history_quota_exceeded", {
+          return errorResponse("history_quota_exceeded", {
             maxBytes: error.maxBytes,
             message: "This account's chat history is full on this server. Delete conversations to make room.",
           });
@@ -60,7 +60,7 @@ export function createHistoryRoutes(ctx: ServerContext, manager: SessionManager,
 
   const readBody = (request: Request) =>
     readJsonBody(request, { maxRequestBytes: MAX_HISTORY_REQUEST_BYTES, tooLarge: "history_request_too_large", invalid: "invalid_history_request" });
-  const invalid = (message: string) => errorResponse(400, "invalid_history_request", { message });
+  const invalid = (message: string) => errorResponse("invalid_history_request", { message });
 
   const pull = forAccount("read", async (request, accountId, _params, store) => {
     const query = changesQuery.safeParse(Object.fromEntries(new URL(request.url).searchParams));
@@ -111,9 +111,9 @@ export function createHistoryRoutes(ctx: ServerContext, manager: SessionManager,
       case "message_not_found":
         return notFound("history_not_found", "No such message in that conversation.");
       case "too_large":
-        return errorResponse(413, "share_too_large", { message: "This branch is too large to share (images count too)." });
+        return errorResponse("share_too_large", { message: "This branch is too large to share (images count too)." });
       case "too_many":
-        return errorResponse(409, "history_quota_exceeded", { message: "This account has too many share links; revoke some first." });
+        return errorResponse("history_quota_exceeded", { message: "This account has too many share links; revoke some first." });
     }
   });
 
@@ -124,12 +124,12 @@ export function createHistoryRoutes(ctx: ServerContext, manager: SessionManager,
   });
 
   const readShare: RouteHandler = async (request, params) => {
-    const missing = () => errorResponse(404, "share_not_found", { message: "This link does not exist or was revoked." }, ROBOTS_HEADER);
+    const missing = () => errorResponse("share_not_found", { message: "This link does not exist or was revoked." }, { headers: ROBOTS_HEADER });
     if (!history) return missing();
     if (ctx.sharedLimiter) {
       const { client } = await loginLimitKeys(options.clientAddress(request));
       const limit = await ctx.sharedLimiter.limit(client);
-      if (!limit.success) return rateLimitedResponse(limit.reset, options.now());
+      if (!limit.success) throw rateLimited(limit.reset, options.now());
     }
     const id = historyId.safeParse(params.id);
     if (!id.success) return missing();
@@ -152,7 +152,7 @@ export function createHistoryRoutes(ctx: ServerContext, manager: SessionManager,
 }
 
 function notFound(code: ApiErrorCode, message: string): Response {
-  return errorResponse(404, code, { message });
+  return errorResponse(code, { message });
 }
 
 /** The error's name and code (a database's SQLSTATE or a socket's errno), never its message: it may quote values. */

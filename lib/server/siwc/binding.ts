@@ -1,6 +1,6 @@
 import "server-only";
-import { readCookieValues, type SessionCookieSigner } from "../cookies";
-import { randomId } from "../encoding";
+import { readCookieValues, type SessionCookieSigner } from "../http/cookies";
+import { randomId } from "../http/encoding";
 
 /**
  * The browser a SIWC sign-in was started in: a signed random id in a cookie, stored with each

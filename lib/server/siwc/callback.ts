@@ -1,19 +1,18 @@
 import "server-only";
 import { LOG_PREFIX } from "@/lib/logger";
-import { constantTimeEquals } from "../constant-time";
+import { constantTimeEquals } from "../http/constant-time";
 import type { ServerContext } from "../context";
-import { serializeSessionCookie } from "../cookies";
-import { randomId } from "../encoding";
-import { errorResponse } from "../json";
-import type { RouteHandler } from "../router";
-import type { SessionManager } from "../session-manager";
-import type { AuthenticatedRecord } from "../session-record";
+import { serializeSessionCookie } from "../http/cookies";
+import { randomId } from "../http/encoding";
+import { errorResponse } from "../http/api-error";
+import type { RouteHandler } from "../http/router";
+import type { SessionManager } from "../session/manager";
+import type { AuthenticatedRecord } from "../session/record";
 import { readBinding } from "./binding";
 import { SIWC_RESOURCE } from "./config";
 import type { SiwcClient } from "./client";
 import { isSiwcFlowError, SiwcFlowError } from "./flow-error";
 import { loopbackVerdict } from "./loopback";
-import { SIWC_ERROR_MESSAGES } from "./messages";
 import { pageRedirect } from "./redirects";
 import { DYNAMIC_CLIENT_ID } from "./start";
 import type { VerifiedIdentity } from "./id-token";
@@ -31,7 +30,7 @@ const ISSUED_CLIENT_ID = /^[A-Za-z0-9_-]{1,200}$/;
  */
 export function createCallbackRoute(ctx: ServerContext, manager: SessionManager, siwc: SiwcClient): RouteHandler {
   const { options } = ctx;
-  const stateInvalid = () => errorResponse(400, "siwc_state_invalid", { message: SIWC_ERROR_MESSAGES.siwc_state_invalid });
+  const stateInvalid = () => errorResponse("siwc_state_invalid");
 
   /** The attempt the state names, for the browser that started it, used up (once, whoever asks). */
   async function takeAttempt(request: Request, state: string | null): Promise<Attempt | null> {
@@ -155,7 +154,7 @@ export function createCallbackRoute(ctx: ServerContext, manager: SessionManager,
   return async (request) => {
     // The same rule as the start: a callback reaching this server from elsewhere is not this machine's.
     if (loopbackVerdict(request, siwc.options, options.peerAddress(request)).kind === "refused") {
-      return errorResponse(403, "siwc_requires_loopback", { message: SIWC_ERROR_MESSAGES.siwc_requires_loopback });
+      return errorResponse("siwc_requires_loopback");
     }
     const query = new URL(request.url).searchParams;
     // One state, exactly: a duplicated parameter is refused, whichever copy is real.

@@ -4,9 +4,9 @@ import "server-only";
  * by the handler's options (lib/server/options.ts) and the environment (lib/env-options.ts), so a
  * bad value is refused alike wherever it comes from.
  */
+import type { SignInKind } from "../session/capabilities";
 
-const SIGN_IN_METHODS = ["device", "siwc"] as const;
-export type SignInMethod = (typeof SIGN_IN_METHODS)[number];
+const SIGN_IN_METHODS = ["device", "siwc"] as const satisfies readonly SignInKind[];
 
 /** OpenAI's issuer and API base (docs/siwc.md); the mock and tests point them elsewhere. */
 export const DEFAULT_SIWC_ISSUER = "https://auth.openai.com";
@@ -52,7 +52,7 @@ export function isValidAgentName(value: string): boolean {
 }
 
 /** `device,siwc` → the methods, each once; null for an unknown or an empty list. */
-export function parseSignInMethods(value: string): SignInMethod[] | null {
+export function parseSignInMethods(value: string): SignInKind[] | null {
   const items = value.split(",").map((item) => item.trim().toLowerCase()).filter((item) => item !== "");
   if (items.length === 0 || items.some((item) => !(SIGN_IN_METHODS as readonly string[]).includes(item))) return null;
   return SIGN_IN_METHODS.filter((method) => items.includes(method));

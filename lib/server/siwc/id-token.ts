@@ -2,7 +2,7 @@ import "server-only";
 import { createLocalJWKSet, errors as joseErrors, jwtVerify, type JSONWebKeySet, type JWTPayload } from "jose";
 import { fetchUpstreamText, parseJsonOrUndefined } from "@/lib/upstream/http";
 import type { UpstreamConfig } from "@/lib/upstream/types";
-import { constantTimeEquals } from "../constant-time";
+import { constantTimeEquals } from "../http/constant-time";
 import { SiwcFlowError } from "./flow-error";
 
 /** Clock tolerance for `exp`, `iat` and `nbf`. */

@@ -1,8 +1,8 @@
 import "server-only";
-import { APP_BASE_PATH } from "@/lib/client/base-path";
+import { APP_BASE_PATH } from "@/lib/shared/base-path";
 import type { ResolvedOptions, ResolvedSiwcOptions } from "../options";
-import type { SignInChoices } from "../public-state";
-import { requestOrigin } from "../request-origin";
+import type { SignInChoices } from "../session/public-state";
+import { requestOrigin } from "../http/request-origin";
 import { forwardedFromElsewhere, isLoopbackAddress } from "./forwarded-clients";
 
 /** The one host SIWC's redirect URI may name (spec: never `localhost`). */

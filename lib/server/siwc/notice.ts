@@ -1,8 +1,8 @@
 import "server-only";
 import type { ServerContext } from "../context";
-import { errorResponse } from "../json";
-import type { RouteHandler } from "../router";
-import type { SessionManager } from "../session-manager";
+import { errorResponse } from "../http/api-error";
+import type { RouteHandler } from "../http/router";
+import type { SessionManager } from "../session/manager";
 import type { SiwcClient } from "./client";
 
 /**
@@ -15,7 +15,7 @@ export function createNoticeRoute(ctx: ServerContext, manager: SessionManager, s
   return async (request) => {
     const session = await manager.read(request);
     if (session?.record.state !== "authenticated" || !session.record.siwc) {
-      return errorResponse(401, "not_authenticated", { message: "Sign in with ChatGPT first." });
+      return errorResponse("not_authenticated", { message: "Sign in with ChatGPT first." });
     }
     // Seen only counts where the notice could be shown: a sign-in with plan usage.
     if (!session.record.siwc.planUsage) return new Response(null, { status: 204 });

@@ -1,7 +1,7 @@
 import "server-only";
-import { APP_BASE_PATH } from "@/lib/client/base-path";
-import { NO_STORE } from "../json";
-import type { SiwcErrorCode } from "./messages";
+import { APP_BASE_PATH } from "@/lib/shared/base-path";
+import { NO_STORE } from "../http/json";
+import type { SiwcErrorCode } from "./flow-error";
 
 /** A redirect with no body; `setCookie` values are appended. */
 export function redirect(status: 302 | 303, location: string, ...setCookie: string[]): Response {

@@ -1,7 +1,7 @@
 import "server-only";
 import type { ServerContext } from "../context";
-import type { RouteDefinition, RouteHandler } from "../router";
-import type { SessionManager } from "../session-manager";
+import type { RouteDefinition, RouteHandler } from "../http/router";
+import type { SessionManager } from "../session/manager";
 import { createCallbackRoute } from "./callback";
 import { createNoticeRoute } from "./notice";
 import { createStartRoute } from "./start";

@@ -2,17 +2,16 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { LOG_PREFIX } from "@/lib/logger";
 import type { ServerContext } from "../context";
-import { randomId, toBase64Url } from "../encoding";
-import { loginLimitKeys } from "../client-address";
-import { checkOrigin } from "../csrf";
-import { errorResponse, rateLimitedResponse } from "../json";
-import type { RouteHandler } from "../router";
+import { randomId, toBase64Url } from "../http/encoding";
+import { loginLimitKeys } from "../http/client-address";
+import { checkOrigin } from "../http/csrf";
+import { errorResponse, rateLimited } from "../http/api-error";
+import type { RouteHandler } from "../http/router";
 import { bindingFor } from "./binding";
 import { SIWC_RESOURCE } from "./config";
 import type { SiwcClient } from "./client";
 import { isSiwcFlowError } from "./flow-error";
 import { CALLBACK_HOST, CALLBACK_PATH, loopbackVerdict } from "./loopback";
-import { SIWC_ERROR_MESSAGES } from "./messages";
 import { pageRedirect, redirect } from "./redirects";
 
 /** The client id of a first registration: never saved, never sent to the token endpoint. */
@@ -30,21 +29,19 @@ const SCOPES = "openid profile email offline_access resource.invoke chatgpt.toke
  */
 export function createStartRoute(ctx: ServerContext, siwc: SiwcClient | undefined): RouteHandler {
   return async (request) => {
-    if (!siwc) return errorResponse(403, "siwc_disabled", { message: SIWC_ERROR_MESSAGES.siwc_disabled });
+    if (!siwc) return errorResponse("siwc_disabled");
     const verdict = loopbackVerdict(request, siwc.options, ctx.options.peerAddress(request));
-    if (verdict.kind === "refused") return errorResponse(403, "siwc_requires_loopback", { message: SIWC_ERROR_MESSAGES.siwc_requires_loopback });
+    if (verdict.kind === "refused") return errorResponse("siwc_requires_loopback");
     if (verdict.kind === "redirect") return redirect(302, verdict.url);
     // Only the page's own navigation starts a sign-in: not an <img> or <script> on some other page
     // (Sec-Fetch-Mode no-cors), not another site's fetch (its Origin). Each start stores an attempt.
     if (request.headers.get("sec-fetch-mode") === "no-cors" || checkOrigin(request, ctx.options.allowedOrigins).kind === "rejected") {
-      return errorResponse(403, "siwc_navigation_required", { message: SIWC_ERROR_MESSAGES.siwc_navigation_required });
+      return errorResponse("siwc_navigation_required");
     }
     // Counted like device-code logins, per client address, in a bucket of its own.
     if (ctx.loginLimiter) {
       const limit = await ctx.loginLimiter.limit(`siwc:${(await loginLimitKeys(ctx.options.clientAddress(request))).client}`);
-      if (!limit.success) {
-        return rateLimitedResponse(limit.reset, ctx.options.now(), { message: "Too many sign-ins were started from here. Try again shortly." });
-      }
+      if (!limit.success) throw rateLimited(limit.reset, ctx.options.now(), { message: "Too many sign-ins were started from here. Try again shortly." });
     }
 
     let endpoints;

@@ -2,8 +2,8 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import type { KeyValueStore } from "@/lib/stores/types";
-import { toBase64Url } from "../encoding";
-import type { Sealer } from "../session-seal";
+import { toBase64Url } from "../http/encoding";
+import type { Sealer } from "../session/seal";
 
 /**
  * What SIWC keeps in the session store besides sessions. This app is for one person on their own
