@@ -33,7 +33,16 @@ import {
   parseSignInMethods,
 } from "@/lib/server/siwc/config";
 import { DEFAULT_REALTIME_MAX_REQUEST_BYTES, DEFAULT_REALTIME_RATE_LIMIT } from "@/lib/server/realtime-options";
-import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_DURATION_MS, DEFAULT_MAX_SESSIONS, DEFAULT_MAX_SESSIONS_PER_ACCOUNT } from "@/lib/agent-voice/defaults";
+import {
+  DEFAULT_AGENT_CPU_SECONDS,
+  DEFAULT_AGENT_HOME_MB,
+  DEFAULT_AGENT_MAX_PROCESSES,
+  DEFAULT_AGENT_MEMORY_MB,
+  DEFAULT_IDLE_TIMEOUT_MS,
+  DEFAULT_MAX_DURATION_MS,
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_MAX_SESSIONS_PER_ACCOUNT,
+} from "@/lib/agent-voice/defaults";
 import type { KeyValueStore } from "@/lib/stores/types";
 import { AGENT_SANDBOX_NAMES } from "@/lib/agent-voice/sandbox/types";
 import { referenceConfirmTool, referenceTools } from "@/lib/agent-voice/tools";
@@ -139,6 +148,10 @@ const envSchema = z.object({
     .optional()
     .transform((value) => (value ?? "").split(":").map((item) => item.trim()).filter((item) => item !== ""))
     .pipe(z.array(z.string().startsWith("/", "must be absolute paths, separated by colons"))),
+  LWC_AGENT_MEMORY_MB: positiveInt(DEFAULT_AGENT_MEMORY_MB),
+  LWC_AGENT_MAX_PROCESSES: positiveInt(DEFAULT_AGENT_MAX_PROCESSES),
+  LWC_AGENT_CPU_SECONDS: positiveInt(DEFAULT_AGENT_CPU_SECONDS),
+  LWC_AGENT_HOME_MB: positiveInt(DEFAULT_AGENT_HOME_MB),
   LWC_REALTIME: z
     .string()
     .optional()
@@ -303,6 +316,12 @@ export function optionsFromEnv(env: Record<string, string | undefined>): Provide
               maxSessions: e.LWC_REALTIME_APP_SERVER_MAX_SESSIONS,
               sandbox: e.LWC_AGENT_SANDBOX,
               ...(e.LWC_AGENT_SANDBOX_READONLY_PATHS.length > 0 ? { sandboxReadOnlyPaths: e.LWC_AGENT_SANDBOX_READONLY_PATHS } : {}),
+              limits: {
+                memoryMb: e.LWC_AGENT_MEMORY_MB,
+                maxProcesses: e.LWC_AGENT_MAX_PROCESSES,
+                cpuSeconds: e.LWC_AGENT_CPU_SECONDS,
+                homeMb: e.LWC_AGENT_HOME_MB,
+              },
             },
           }
         : {}),

@@ -4,6 +4,7 @@ import "server-only";
  * without pulling in anything Node-specific.
  */
 import type { KeyValueStore } from "@/lib/stores/types";
+import type { AgentLimits } from "./sandbox/limits";
 import type { AgentSandbox, AgentSandboxName } from "./sandbox/types";
 
 /** The signed-in account a tool runs for. */
@@ -113,4 +114,10 @@ export interface AppServerOptions {
   sandbox?: AgentSandboxName | AgentSandbox;
   /** Host paths the sandbox also shows read-only (`LWC_AGENT_SANDBOX_READONLY_PATHS`). Default none. */
   sandboxReadOnlyPaths?: string[];
+  /**
+   * Each codex process's limits (`LWC_AGENT_MEMORY_MB`, `LWC_AGENT_MAX_PROCESSES`,
+   * `LWC_AGENT_CPU_SECONDS`, `LWC_AGENT_HOME_MB`); each one left out gets its default
+   * (lib/agent-voice/defaults.ts). Going over memory or CPU time ends the live session.
+   */
+  limits?: Partial<AgentLimits>;
 }

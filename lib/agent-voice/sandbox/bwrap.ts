@@ -3,49 +3,47 @@ import "server-only";
  * The bubblewrap (`bwrap`) sandbox: every codex process runs in its own PID, IPC, UTS and cgroup
  * namespaces with no capabilities, on an empty read-only root that shows only:
  *
- * - read-only: the system folders (/usr and the /bin, /sbin, /lib* links or folders), the /etc
- *   files name resolution and TLS need (SYSTEM_ETC_FILES), the command's own folder or package
- *   and its interpreter (command-files.ts), and the extra paths the operator lists;
- * - writable: the process's private home, nothing else;
- * - its own /proc (only its own processes) and a minimal /dev.
+ * - read-only: a short list of system paths (shared libraries, CA certificates, zoneinfo, name
+ *   resolution: visible-paths.ts), the command's own folder or package, the program its `#!` line
+ *   names and its interpreter (command-files.ts), and the extra paths the operator lists. Never a
+ *   path that is or holds the app's folder or an env file the app read (exposure.ts): then the
+ *   sandbox is unavailable;
+ * - writable: the process's private home, a tmpfs of at most `LWC_AGENT_HOME_MB` (private-home.ts);
+ * - its own /proc (only its own processes, the host kernel's parts covered: proc-masks.ts) and a
+ *   minimal /dev.
  *
- * The network is the host's: codex must reach the upstream. bwrap itself is started with the
+ * Memory, processes and CPU time are limited by local-limiter.ts once the process has started. The
+ * network is the host's: codex must reach the upstream. bwrap itself is started with the
  * process's own minimal environment (with a new PID namespace bwrap is PID 1 inside, and
  * /proc/1/environ is readable there), and its command line carries paths only, never a secret.
  */
 import { spawn } from "node:child_process";
-import { existsSync, lstatSync, readlinkSync } from "node:fs";
-import { homedir } from "node:os";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { commandFiles, findExecutable, type VisiblePath } from "./command-files";
+import { findExposure } from "./exposure";
+import { MIB } from "./limits";
+import { createLocalLimiter, type ProcessLimiter } from "./local-limiter";
+import { privateHomeArgs } from "./private-home";
+import { procMaskArgs } from "./proc-masks";
 import type { AgentSandbox, SandboxLimits, SandboxSpawnRequest, SandboxStatus, SandboxedProcess } from "./types";
 import { groupHandle } from "./process-group";
+import { SandboxUnavailableError } from "./unavailable";
+import { visiblePathArgs, visiblePaths } from "./visible-paths";
 
-/** Folders shown read-only as they are on the host (links stay links). */
-const SYSTEM_FOLDERS = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"];
-/** Files and folders of /etc that DNS, TLS and the dynamic loader read. Nothing else of /etc. */
-const SYSTEM_ETC_FILES = [
-  "/etc/resolv.conf",
-  "/etc/hosts",
-  "/etc/nsswitch.conf",
-  "/etc/host.conf",
-  "/etc/gai.conf",
-  "/etc/localtime",
-  "/etc/ld.so.cache",
-  "/etc/alternatives",
-  "/etc/ssl/certs",
-  "/etc/ssl/openssl.cnf",
-  "/etc/ca-certificates",
-  "/etc/pki/tls/certs",
-  "/etc/pki/ca-trust",
-];
 const PROBE_TIMEOUT_MS = 10_000;
 const REASON_CHARS = 300;
+/** The probe's home: a tmpfs like a real one, at a path no host folder backs. */
+const PROBE_HOME = join(tmpdir(), "lwc-codex-probe");
+const PROBE_HOME_BYTES = MIB;
 
 interface BwrapSandboxOptions {
   /** Extra host paths shown read-only (LWC_AGENT_SANDBOX_READONLY_PATHS). Each must exist. */
   readOnlyPaths?: string[];
   /** The bwrap executable. Default `bwrap`, looked up on the server's PATH. */
   bwrapPath?: string;
+  /** Where the memory, process and CPU limits come from. Default: this host's (local-limiter.ts). */
+  limiter?: ProcessLimiter;
 }
 
 const INSTALL_FIX =
@@ -59,64 +57,24 @@ const NAMESPACES_FIX =
   "(--security-opt seccomp=<that profile.json>) and --security-opt apparmor=unconfined; never --privileged. " +
   "Serverless platforms cannot run it. Or set LWC_AGENT_SANDBOX=off (not recommended: docs/agent-voice.md#the-sandbox).";
 
-function isUnder(path: string, folder: string): boolean {
-  return path === folder || path.startsWith(`${folder}/`);
-}
-
-/** `--ro-bind` (or `--symlink` for a link such as /bin -> usr/bin) for each system folder present. */
-function systemArgs(): string[] {
-  const args: string[] = [];
-  for (const folder of SYSTEM_FOLDERS) {
-    let stat;
-    try {
-      stat = lstatSync(folder);
-    } catch {
-      continue;
-    }
-    if (stat.isSymbolicLink()) args.push("--symlink", readlinkSync(folder), folder);
-    else if (stat.isDirectory()) args.push("--ro-bind", folder, folder);
+/** The command's own paths, or none when it cannot be found (the start then fails saying so, with a 502). */
+function commandPaths(command: string, env: Record<string, string>): VisiblePath[] {
+  try {
+    return commandFiles(command, env).paths;
+  } catch {
+    return [];
   }
-  for (const path of SYSTEM_ETC_FILES) if (existsSync(/* turbopackIgnore: true */ path)) args.push("--ro-bind", path, path);
-  return args;
-}
-
-/** Paths already visible through a system folder are not bound again. */
-function isSystemPath(path: string): boolean {
-  return SYSTEM_FOLDERS.some((folder) => isUnder(path, folder));
-}
-
-/**
- * The command's own folder is shown whole: refuse when that would be the app's folder or the user's
- * home (or a folder holding either), e.g. LWC_CODEX_COMMAND=./codex-wrapper.sh in the app's root.
- * Paths the operator lists in LWC_AGENT_SANDBOX_READONLY_PATHS are taken as given.
- */
-function refuseWideFolders(paths: VisiblePath[]): void {
-  for (const path of paths) {
-    for (const [what, folder] of [
-      ["the app's folder", process.cwd()],
-      ["the user's home", homedir()],
-    ] as const) {
-      if (isUnder(folder, path.host)) {
-        throw new Error(
-          `the sandbox would show ${what} (${path.host}) because the codex command lives there: put the command in a folder of its own`,
-        );
-      }
-    }
-  }
-}
-
-function pathArgs(paths: VisiblePath[]): string[] {
-  return paths.filter((path) => !isSystemPath(path.inside)).flatMap((path) => ["--ro-bind", path.host, path.inside]);
 }
 
 /**
  * The whole bwrap argument list. Order matters: mounts apply in order, so /proc and /dev come after
- * every bind (a later bind over / would put the host's /proc back), and the root is made read-only last.
+ * every bind (a later bind over / would put the host's /proc back), the /proc masks right after
+ * /proc, and the root is made read-only last.
  */
 function bwrapArguments(input: {
-  visible: VisiblePath[];
-  extraReadOnly: string[];
-  homeDir?: string;
+  visible: ReturnType<typeof visiblePaths>;
+  homeDir: string;
+  homeBytes: number;
   cwd?: string;
   command: string[];
 }): string[] {
@@ -128,12 +86,11 @@ function bwrapArguments(input: {
     "--unshare-cgroup-try",
     "--cap-drop",
     "ALL",
-    ...systemArgs(),
-    ...pathArgs(input.visible),
-    ...pathArgs(input.extraReadOnly.map((path) => ({ host: path, inside: path }))),
-    ...(input.homeDir ? ["--bind", input.homeDir, input.homeDir] : []),
+    ...visiblePathArgs(input.visible),
+    ...privateHomeArgs(input.homeDir, input.homeBytes),
     "--proc",
     "/proc",
+    ...procMaskArgs(),
     "--dev",
     "/dev",
     "--remount-ro",
@@ -146,16 +103,26 @@ function bwrapArguments(input: {
 
 export function createBwrapSandbox(options: BwrapSandboxOptions = {}): AgentSandbox {
   const extraReadOnly = options.readOnlyPaths ?? [];
+  const limiter = options.limiter ?? createLocalLimiter();
   let bwrap: string | undefined;
   let checked: Promise<SandboxStatus> | undefined;
 
-  /** Runs `true` in a sandbox built exactly like the real ones; available only if that exits 0. */
+  /**
+   * Runs `true` in a sandbox built exactly like the real ones (its own binary shown besides the
+   * system paths); available only if that exits 0 and the limits can hold.
+   */
   async function probe(): Promise<SandboxStatus> {
     const found = findExecutable(options.bwrapPath ?? "bwrap", process.env.PATH);
     if (!found) {
       return { available: false, reason: `bwrap was not found (${options.bwrapPath ?? "bwrap on PATH"})`, fix: INSTALL_FIX };
     }
-    const args = bwrapArguments({ visible: [], extraReadOnly, command: ["true"] });
+    const trueCommand = findExecutable("true", "/usr/bin:/bin") ?? "/bin/true";
+    const args = bwrapArguments({
+      visible: visiblePaths([{ host: trueCommand, inside: trueCommand, source: "system" }], extraReadOnly),
+      homeDir: PROBE_HOME,
+      homeBytes: PROBE_HOME_BYTES,
+      command: [trueCommand],
+    });
     const outcome = await new Promise<{ code: number | null; stderr: string; error?: string }>((resolve) => {
       const env: Record<string, string> = { PATH: "/usr/bin:/bin" };
       const child = spawn(found, args, { env: env as NodeJS.ProcessEnv, stdio: ["ignore", "ignore", "pipe"] });
@@ -172,28 +139,45 @@ export function createBwrapSandbox(options: BwrapSandboxOptions = {}): AgentSand
         resolve({ code, stderr });
       });
     });
-    if (outcome.code === 0) {
-      bwrap = found;
-      return { available: true };
+    if (outcome.code !== 0) {
+      const reason = (outcome.error ?? outcome.stderr.trim()) || `bwrap exited with code ${outcome.code}`;
+      return { available: false, reason: reason.slice(0, REASON_CHARS), fix: NAMESPACES_FIX };
     }
-    const reason = (outcome.error ?? outcome.stderr.trim()) || `bwrap exited with code ${outcome.code}`;
-    return { available: false, reason: reason.slice(0, REASON_CHARS), fix: NAMESPACES_FIX };
+    const limits = await limiter.status();
+    if (!limits.available) return limits;
+    bwrap = found;
+    return { available: true, limits: limits.mechanism };
+  }
+
+  /** What a process for `command` would see, refused when it holds the app's folder or an env file it read. */
+  function shown(command: string, env: Record<string, string>): ReturnType<typeof visiblePaths> {
+    const visible = visiblePaths(commandPaths(command, env), extraReadOnly);
+    const exposure = findExposure(visible.binds);
+    if (exposure) throw new SandboxUnavailableError(exposure.reason, exposure.fix);
+    return visible;
   }
 
   return {
     name: "bwrap",
-    status() {
+    async status(command) {
       checked ??= probe();
-      return checked;
+      const status = await checked;
+      if (!status.available) return status;
+      try {
+        shown(command, { PATH: process.env.PATH ?? "/usr/bin:/bin" });
+      } catch (error) {
+        if (error instanceof SandboxUnavailableError) return { available: false, reason: error.reason, fix: error.fix };
+        throw error;
+      }
+      return status;
     },
     spawn(request: SandboxSpawnRequest): SandboxedProcess {
       if (!bwrap) throw new Error("the bwrap sandbox is not available (status() first)");
       const files = commandFiles(request.command, request.env);
-      refuseWideFolders(files.paths);
       const args = bwrapArguments({
-        visible: files.paths,
-        extraReadOnly,
+        visible: shown(request.command, request.env),
         homeDir: request.homeDir,
+        homeBytes: request.limits.homeMb * MIB,
         cwd: request.cwd,
         command: [files.executable, ...request.args],
       });
@@ -204,17 +188,12 @@ export function createBwrapSandbox(options: BwrapSandboxOptions = {}): AgentSand
         stdio: ["pipe", "pipe", "pipe"],
         detached: true,
       });
-      return groupHandle(child);
+      return groupHandle(child, limiter, request.limits);
     },
     limits(command, env): SandboxLimits {
-      const files = commandFiles(command, env);
-      const readOnly = [
-        ...SYSTEM_FOLDERS.filter((folder) => existsSync(/* turbopackIgnore: true */ folder)),
-        ...SYSTEM_ETC_FILES.filter((path) => existsSync(/* turbopackIgnore: true */ path)),
-        ...files.paths.filter((path) => !isSystemPath(path.inside)).map((path) => path.inside),
-        ...extraReadOnly,
-      ];
-      return { readOnly, writable: ["the process's private home"], hostProcesses: "hidden", network: "host" };
+      const visible = visiblePaths(commandPaths(command, env), extraReadOnly);
+      const readOnly = [...visible.links.map(({ link }) => link), ...visible.binds.map((path) => path.inside)];
+      return { readOnly, writable: ["the process's private home (a tmpfs)"], hostProcesses: "hidden", network: "host" };
     },
   };
 }
