@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { cgroupV2Mount, cgroupV2Path, createLocalLimiter } from "./local-limiter";
+import { agentGroupParent, cgroupV2Mount, cgroupV2Path, createLocalLimiter } from "./local-limiter";
 
 describe("the cgroup v2 facts", () => {
   it("reads the group from /proc/self/cgroup: the 0:: line, absent on a v1-only host", () => {
@@ -27,8 +27,24 @@ describe("the cgroup v2 facts", () => {
   });
 });
 
+describe("where the codex processes' groups may go", () => {
+  it("the root group, which may hold processes and groups at once", () => {
+    expect(agentGroupParent("/", [])).toBe("/");
+  });
+
+  it("the parent of the server's group when it holds nothing else (a subtree delegated to the server, which runs in a leaf of it)", () => {
+    expect(agentGroupParent("/system.slice/app.service/app", ["app"])).toBe("/system.slice/app.service");
+    expect(agentGroupParent("/system.slice/app.service/app", ["app", "lwc-agent-3f2a9c", "lwc-agent-probe-12"])).toBe("/system.slice/app.service");
+  });
+
+  it("never a group shared with anything else: a slice of other services, a session's scope", () => {
+    expect(agentGroupParent("/system.slice/app.service", ["app.service", "ssh.service", "cron.service"])).toBeUndefined();
+    expect(agentGroupParent("/user.slice/user-0.slice/session-3.scope", ["session-3.scope", "user@0.service"])).toBeUndefined();
+  });
+});
+
 describe("the limiter on this host", () => {
-  it("is available with prlimit, and says which mechanism holds: cgroup only where its group has memory and pids", async () => {
+  it("is available with prlimit, and says which mechanism holds: cgroup only where the v2 hierarchy has memory and pids", async () => {
     const status = await createLocalLimiter().status();
     expect(status).toMatchObject({ available: true, mechanism: expect.stringMatching(/^(cgroup|rlimit)$/) });
     const group = cgroupV2Path(readFileSync("/proc/self/cgroup", "utf8"));

@@ -3,9 +3,9 @@ import "server-only";
  * Puts a running codex process, and everything in its process group, under its limits with what
  * the host offers:
  *
- * - **cgroup**: where the server may give each process a cgroup v2 group of its own (its own group
- *   is a cgroup namespace's root with memory and pids available, as in a container with a writable
- *   /sys/fs/cgroup): memory.max (with memory.swap.max 0) and pids.max;
+ * - **cgroup**: where the server may give each process a cgroup v2 group of its own (agentGroupParent:
+ *   a subtree delegated to the server, or the root group): memory.max (with memory.swap.max 0) and
+ *   pids.max;
  * - **rlimit** otherwise: RLIMIT_DATA for memory and RLIMIT_NPROC for processes, set with
  *   util-linux's prlimit (Debian, Ubuntu and Fedora install it; bwrap cannot set rlimits).
  *
@@ -19,7 +19,7 @@ import "server-only";
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { findExecutable } from "./command-files";
 import { MIB, prlimitArgs, type AgentLimits, type LimitMechanism } from "./limits";
@@ -45,8 +45,9 @@ export interface ProcessLimiter {
 }
 
 const PRLIMIT_FIX =
-  "Install util-linux, which has prlimit (Debian/Ubuntu: apt-get install util-linux; Alpine: apk add util-linux-misc), " +
-  "or run the server where it may create cgroup v2 groups; see docs/agent-voice.md#limits.";
+  "Install util-linux, which has prlimit (Debian/Ubuntu: apt-get install util-linux; Alpine: apk add util-linux-misc): " +
+  "it sets each codex process's CPU time limit, and its memory and process limits where no cgroup v2 group can hold them " +
+  "(docs/agent-voice.md#limits).";
 
 /** The group's cgroup v2 path from /proc/self/cgroup (`0::/path`), or undefined on a v1-only host. */
 export function cgroupV2Path(procSelfCgroup: string): string | undefined {
@@ -73,19 +74,46 @@ function readText(path: string): string {
   }
 }
 
-/** The server's own cgroup v2 folder, when child groups with memory and pids can be made in it. */
+/**
+ * Where the codex processes' groups may go, from the server's own group (`ownPath`) and the names
+ * of the groups beside it: the root group itself (the only one that may hold processes and groups
+ * at once), else the parent of the server's group when it holds nothing but that group (and ours): a
+ * subtree delegated to the server, which was started in a leaf of it (systemd's `Delegate=yes` with
+ * `DelegateSubgroup=`). Never a group shared with anything else (a systemd slice of other services).
+ */
+export function agentGroupParent(ownPath: string, siblings: string[]): string | undefined {
+  if (ownPath === "/") return "/";
+  const own = basename(ownPath);
+  const others = siblings.filter((name) => name !== own && !name.startsWith("lwc-agent-"));
+  return others.length === 0 ? dirname(ownPath) : undefined;
+}
+
+function childGroups(dir: string): string[] {
+  try {
+    return readdirSync(/* turbopackIgnore: true */ dir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The cgroup v2 folder to make each codex process's group in, when there is one whose children
+ * already get the memory and pids controllers (nothing here changes a group's controllers) and a
+ * group made in it has memory.max and pids.max.
+ */
 function usableCgroup(): string | undefined {
   const path = cgroupV2Path(readText("/proc/self/cgroup"));
   const mount = cgroupV2Mount(readText("/proc/self/mountinfo"));
   if (path === undefined || mount === undefined) return undefined;
-  const dir = join(mount, path);
-  const controllers = readText(join(dir, "cgroup.controllers")).split(/\s+/);
-  if (!controllers.includes("memory") || !controllers.includes("pids")) return undefined;
+  const parentPath = agentGroupParent(path, path === "/" ? [] : childGroups(join(mount, dirname(path))));
+  if (parentPath === undefined) return undefined;
+  const dir = join(mount, parentPath);
+  const enabled = readText(join(dir, "cgroup.subtree_control")).split(/\s+/);
+  if (!enabled.includes("memory") || !enabled.includes("pids")) return undefined;
   const probe = join(dir, `lwc-agent-probe-${process.pid}`);
   try {
-    const enabled = readText(join(dir, "cgroup.subtree_control")).split(/\s+/);
-    // Refused (EBUSY) unless the group may hold processes and children at once: a namespace's root.
-    if (!enabled.includes("memory") || !enabled.includes("pids")) writeFileSync(join(dir, "cgroup.subtree_control"), "+memory +pids");
     mkdirSync(probe);
     const ready = existsSync(join(probe, "memory.max")) && existsSync(join(probe, "pids.max"));
     rmdirSync(probe);
