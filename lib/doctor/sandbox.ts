@@ -17,10 +17,12 @@ export async function checkSandbox(appServer: AppServerOptions | undefined): Pro
   const status = await sandbox.status(appServer.command);
   if (!status.available) return result("fail", `${sandbox.name} cannot start (${status.reason}). ${status.fix}`);
   const limits = agentLimits(appServer.limits);
+  // RLIMIT_NPROC does not bind root (docs/agent-voice.md#limits).
+  const processes = status.limits === "rlimit" && process.getuid?.() === 0 ? "processes not capped (root is exempt from RLIMIT_NPROC)" : `${limits.maxProcesses} processes`;
   return result(
     "ok",
     `${sandbox.name}: a process starts inside it; each codex process: ${limits.memoryMb} MB of memory and ` +
-      `${limits.maxProcesses} processes (${status.limits === "cgroup" ? "a cgroup v2 group" : "rlimits"}), ` +
+      `${processes} (${status.limits === "cgroup" ? "a cgroup v2 group" : "rlimits"}), ` +
       `${limits.cpuSeconds} s of CPU time, ${limits.homeMb} MB in its home`,
   );
 }
