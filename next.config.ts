@@ -28,6 +28,9 @@ const nextConfig: NextConfig = {
   },
   // The dev-tools badge sits over the message box's controls on a phone; the demo runs `next dev`.
   devIndicators: false,
+  // Loaded by Node, not bundled: the same @next/env that read the .env files at start-up, so agent
+  // voice's sandbox can ask it which it read (lib/agent-voice/sandbox/env-files.ts).
+  serverExternalPackages: ["@next/env"],
   // Sign in with ChatGPT needs the page on 127.0.0.1 (its loopback callback), and `next dev` serves
   // its dev resources (hot reload) only to localhost unless told: the demo's page moves there.
   allowedDevOrigins: ["127.0.0.1"],

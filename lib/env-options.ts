@@ -33,7 +33,16 @@ import {
   parseSignInMethods,
 } from "@/lib/server/siwc/config";
 import { DEFAULT_REALTIME_MAX_REQUEST_BYTES, DEFAULT_REALTIME_RATE_LIMIT } from "@/lib/server/realtime-options";
-import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_DURATION_MS, DEFAULT_MAX_SESSIONS, DEFAULT_MAX_SESSIONS_PER_ACCOUNT } from "@/lib/agent-voice/defaults";
+import {
+  DEFAULT_AGENT_CPU_SECONDS,
+  DEFAULT_AGENT_HOME_MB,
+  DEFAULT_AGENT_MAX_PROCESSES,
+  DEFAULT_AGENT_MEMORY_MB,
+  DEFAULT_IDLE_TIMEOUT_MS,
+  DEFAULT_MAX_DURATION_MS,
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_MAX_SESSIONS_PER_ACCOUNT,
+} from "@/lib/agent-voice/defaults";
 import type { KeyValueStore } from "@/lib/stores/types";
 import { parseAllowEntry } from "@/lib/agent-voice/sandbox/egress-allow-list";
 import { AGENT_SANDBOX_NAMES } from "@/lib/agent-voice/sandbox/types";
@@ -151,6 +160,10 @@ const envSchema = z.object({
   LWC_AGENT_SANDBOX_ALLOW_HOSTS: commaList.pipe(
     z.array(z.string().refine(isAllowEntry, "must be URLs or host:port pairs (IPv6 as [::1]:443), separated by commas")),
   ),
+  LWC_AGENT_MEMORY_MB: positiveInt(DEFAULT_AGENT_MEMORY_MB),
+  LWC_AGENT_MAX_PROCESSES: positiveInt(DEFAULT_AGENT_MAX_PROCESSES),
+  LWC_AGENT_CPU_SECONDS: positiveInt(DEFAULT_AGENT_CPU_SECONDS),
+  LWC_AGENT_HOME_MB: positiveInt(DEFAULT_AGENT_HOME_MB),
   LWC_REALTIME: z
     .string()
     .optional()
@@ -317,6 +330,12 @@ export function optionsFromEnv(env: Record<string, string | undefined>): Provide
               sandbox: e.LWC_AGENT_SANDBOX,
               ...(e.LWC_AGENT_SANDBOX_READONLY_PATHS.length > 0 ? { sandboxReadOnlyPaths: e.LWC_AGENT_SANDBOX_READONLY_PATHS } : {}),
               ...(e.LWC_AGENT_SANDBOX_ALLOW_HOSTS.length > 0 ? { sandboxAllowHosts: e.LWC_AGENT_SANDBOX_ALLOW_HOSTS } : {}),
+              limits: {
+                memoryMb: e.LWC_AGENT_MEMORY_MB,
+                maxProcesses: e.LWC_AGENT_MAX_PROCESSES,
+                cpuSeconds: e.LWC_AGENT_CPU_SECONDS,
+                homeMb: e.LWC_AGENT_HOME_MB,
+              },
             },
           }
         : {}),

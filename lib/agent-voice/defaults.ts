@@ -12,3 +12,8 @@ export const DEFAULT_EVENT_BUFFER_SIZE = 256;
 export const DEFAULT_LOGIN_CHECK_INTERVAL_MS = 30_000;
 export const DEFAULT_MAX_SESSIONS = 8;
 export const DEFAULT_MAX_SESSIONS_PER_ACCOUNT = 2;
+/** Each codex process's limits (lib/agent-voice/sandbox/limits.ts; docs/agent-voice.md#limits). */
+export const DEFAULT_AGENT_MEMORY_MB = 512;
+export const DEFAULT_AGENT_MAX_PROCESSES = 128;
+export const DEFAULT_AGENT_CPU_SECONDS = 300;
+export const DEFAULT_AGENT_HOME_MB = 64;

@@ -19,6 +19,7 @@ import { createRouter, type RouteDefinition, type RouteHandler } from "./router"
 import { createLoginRoutes } from "./routes/login";
 import { createModelsRoute } from "./routes/models";
 import { createAppServerRoutes, type AgentVoiceState } from "./routes/realtime-app-server";
+import type { LimitMechanism } from "@/lib/agent-voice/sandbox/limits";
 import { createRealtimeRoute } from "./routes/realtime";
 import { createResponsesRoute } from "./routes/responses";
 import { createSessionManager } from "./session-manager";
@@ -47,6 +48,11 @@ export interface ProviderHandler {
    * starts answer 503 `agent_sandbox_unavailable`).
    */
   agentVoiceState(): Promise<"off" | AgentVoiceState>;
+  /**
+   * How each codex process's memory and process caps hold, for health checks: `cgroup` (a cgroup
+   * v2 group of its own) or `rlimit`; null when agent voice is off or unavailable.
+   */
+  agentVoiceLimits(): Promise<LimitMechanism | null>;
   /**
    * Shutdown: ends every agent-voice live session and codex process (and removes their folders);
    * later agent-voice starts answer 503. Call it when the server stops (the app does on SIGTERM
@@ -262,6 +268,7 @@ export function createProviderHandler(options: ProviderHandlerOptions = {}): Pro
     proxyFetch: withRequestId(serveProxyFetch),
     checkStore,
     agentVoiceState: async () => (appServer ? appServer.state() : "off"),
+    agentVoiceLimits: async () => (appServer ? appServer.limits() : null),
     async getSession(request) {
       const state = toPublicState((await manager.readOwn(request))?.record ?? null, resolved.now());
       return withSignInChoices(state, signInChoices(request, resolved));
