@@ -293,6 +293,18 @@ describe("its own network", () => {
     await new Promise((resolve) => abstractService.close(resolve));
   });
 
+  /** Runs `command args` in the networked sandbox; resolves with its stdout, stderr and exit code. */
+  async function runNetworked(command: string, args: string[]) {
+    const { process: child } = networked.spawn({ command, args, homeDir: home, cwd: home, env: { ...ENV, HOME: home }, limits: LIMITS });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdin.end();
+    const code = await new Promise<number | null>((resolve) => child.once("close", resolve));
+    return { stdout, stderr, code };
+  }
+
   /** What a node program inside sees of the network, as JSON. */
   async function probeInside(): Promise<{
     listening: string[];
@@ -376,6 +388,30 @@ describe("its own network", () => {
     const ended = await exit;
     expect({ ...ended, stderr, exceeded: handle.exceededLimit(ended, stderr) }).toEqual({ code: 0, signal: null, stderr: "", exceeded: undefined });
     expect(JSON.parse(stdout.slice("ready\n".length))).toEqual(Array.from({ length: 20 }, () => `200 ${BIG_BODY_BYTES}`));
+  });
+
+  it("leaves the command's stdio blocking after carrying connections (codex writes a JSON-RPC line of megabytes in one go)", async () => {
+    // The relay shares codex's stdout and stderr (the same open files): had it made them non-blocking
+    // (node does, for its own process.stdout and process.stderr once they are first used), a write
+    // larger than the socket's buffer would fail with EAGAIN and a long JSON-RPC line would be cut off.
+    // The program inside is node too: it sets its own stdio back to blocking first, makes three
+    // requests one after the other (the relay closes the earlier ones meanwhile), and reads the
+    // flags before it exits (node puts its stdio's flags back at exit).
+    const program = `
+      const fs = require("node:fs"), http = require("node:http");
+      for (const stream of [process.stdout, process.stderr]) stream._handle.setBlocking(true);
+      const proxy = new URL(process.env.HTTP_PROXY);
+      const get = () => new Promise((resolve) =>
+        http.get({ host: proxy.hostname, port: proxy.port, path: "http://127.0.0.1:${upstreamPort}/big", agent: false }, (r) => r.resume().on("end", resolve)));
+      get().then(get).then(get).then(() =>
+        fs.writeSync(1, [0, 1, 2].map((fd) => /^flags:\\s+(\\d+)/m.exec(fs.readFileSync("/proc/self/fdinfo/" + fd, "utf8"))[1]).join(" ")));
+    `;
+    const { stdout, stderr, code } = await runNetworked(process.execPath, ["--jitless", "-e", program]);
+    expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+    const flags = stdout.trim().split(" ").map((value) => Number.parseInt(value, 8));
+    expect(flags).toHaveLength(3);
+    const O_NONBLOCK = 0o4000;
+    expect(flags.map((value) => (value & O_NONBLOCK) === 0)).toEqual([true, true, true]);
   });
 
   it("describes the same: its own namespace, and what it may reach", () => {
