@@ -1,5 +1,5 @@
 /**
- * The real `codex app-server` (pinned 0.169.0) against the mock, fully offline: login with a mock
+ * The real `codex app-server` (pinned 0.171.0) against the mock, fully offline: login with a mock
  * token, a thread with our two tools, a realtime start answered by the mock, the sideband, a
  * handoff that calls both tools and hands the result back to the voice session, and the lockdown.
  * A proxy sink catches any attempt to reach another host; NO_PROXY lets 127.0.0.1 through.
@@ -113,7 +113,7 @@ function filesUnder(dir: string): string[] {
     .filter((path) => statSync(path).isFile());
 }
 
-describe("codex app-server 0.169.0 against the mock, offline", () => {
+describe("codex app-server 0.171.0 against the mock, offline", () => {
   it("is the release our client version names (lib/upstream/client-version.json)", () => {
     expect(execFileSync(codexExecutable(), ["--version"], { encoding: "utf8" }).trim()).toBe(`codex-cli ${CLIENT_VERSION}`);
   });
