@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 
-/** The voices `codex app-server` 0.169.0 accepts (its RealtimeVoice enum). */
+/** The voices `codex app-server` 0.171.0 accepts (its RealtimeVoice enum, the same as 0.169.0's). */
 const REALTIME_VOICES = [
   "alloy", "arbor", "ash", "aube", "ballad", "breeze", "bubbie", "cedar", "coral", "cove", "echo", "ember",
   "haetsal", "hanul", "himari", "juniper", "leher", "maple", "marin", "miko", "neer", "porto", "rindo", "rio",
