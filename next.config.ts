@@ -31,9 +31,11 @@ const nextConfig: NextConfig = {
   // Sign in with ChatGPT needs the page on 127.0.0.1 (its loopback callback), and `next dev` serves
   // its dev resources (hot reload) only to localhost unless told: the demo's page moves there.
   allowedDevOrigins: ["127.0.0.1"],
-  // The embedded history database (PGlite) loads its WebAssembly and data files from its own
-  // package folder at run time: kept out of the bundle. (`pg` is external by Next's own list.)
-  serverExternalPackages: ["@electric-sql/pglite"],
+  // Loaded by Node, not bundled: the same @next/env that read the .env files at start-up, so agent
+  // voice's sandbox can ask it which it read (lib/agent-voice/sandbox/env-files.ts); and the embedded
+  // history database (PGlite), which loads its WebAssembly and data files from its own package folder
+  // at run time. (`pg` is external by Next's own list.)
+  serverExternalPackages: ["@next/env", "@electric-sql/pglite"],
   // The history's SQL migrations are read at run time (lib/history/database.ts): traced into the
   // API route's function, so a serverless deploy has them.
   outputFileTracingIncludes: {

@@ -34,6 +34,10 @@ import {
 } from "@/lib/server/siwc/config";
 import { DEFAULT_REALTIME_MAX_REQUEST_BYTES, DEFAULT_REALTIME_RATE_LIMIT } from "@/lib/server/voice/options";
 import {
+  DEFAULT_AGENT_CPU_SECONDS,
+  DEFAULT_AGENT_HOME_MB,
+  DEFAULT_AGENT_MAX_PROCESSES,
+  DEFAULT_AGENT_MEMORY_MB,
   DEFAULT_IDLE_TIMEOUT_MS,
   DEFAULT_MAX_DURATION_MS,
   DEFAULT_MAX_SESSIONS,
@@ -163,6 +167,10 @@ const envSchema = z.object({
   ),
   // Where @vercel/sandbox sends its API calls (lib/agent-voice/vercel-sandbox-api.ts): Vercel's, or a local fake.
   LWC_VERCEL_SANDBOX_API_URL: secureBaseUrl(DEFAULT_VERCEL_SANDBOX_API_URL),
+  LWC_AGENT_MEMORY_MB: positiveInt(DEFAULT_AGENT_MEMORY_MB),
+  LWC_AGENT_MAX_PROCESSES: positiveInt(DEFAULT_AGENT_MAX_PROCESSES),
+  LWC_AGENT_CPU_SECONDS: positiveInt(DEFAULT_AGENT_CPU_SECONDS),
+  LWC_AGENT_HOME_MB: positiveInt(DEFAULT_AGENT_HOME_MB),
   LWC_REALTIME: z
     .string()
     .optional()
@@ -339,6 +347,12 @@ export function optionsFromEnv(env: Record<string, string | undefined>): Provide
               sandbox: e.LWC_AGENT_SANDBOX,
               ...(e.LWC_AGENT_SANDBOX_READONLY_PATHS.length > 0 ? { sandboxReadOnlyPaths: e.LWC_AGENT_SANDBOX_READONLY_PATHS } : {}),
               ...(e.LWC_AGENT_SANDBOX_ALLOW_HOSTS.length > 0 ? { sandboxAllowHosts: e.LWC_AGENT_SANDBOX_ALLOW_HOSTS } : {}),
+              limits: {
+                memoryMb: e.LWC_AGENT_MEMORY_MB,
+                maxProcesses: e.LWC_AGENT_MAX_PROCESSES,
+                cpuSeconds: e.LWC_AGENT_CPU_SECONDS,
+                homeMb: e.LWC_AGENT_HOME_MB,
+              },
             },
           }
         : {}),

@@ -13,10 +13,15 @@ const setupProblems = deploymentProblems(process.env);
  * LWC_ALLOW_MEMORY_STORE=1) and `ephemeral_secret` (no LWC_SECRET): the server still serves, so
  * those stay 200. `agentVoice`: `off`, `sandboxed`, `unsandboxed` (LWC_AGENT_SANDBOX=off) or
  * `unavailable` (its sandbox cannot start; the rest of the app is unaffected, so the status stays
- * 200). Names no host, key or secret.
+ * 200). `agentVoiceLimits` (while agent voice can start): how each codex process's memory and
+ * process caps hold, `cgroup` or `rlimit`. Names no host, key or secret.
  */
 export async function healthResponse(): Promise<Response> {
-  const [store, agentVoice] = await Promise.all([providerHandler.checkStore(), providerHandler.agentVoiceState()]);
+  const [store, agentVoice, agentVoiceLimits] = await Promise.all([
+    providerHandler.checkStore(),
+    providerHandler.agentVoiceState(),
+    providerHandler.agentVoiceLimits(),
+  ]);
   const reasons = [...(store === "ok" ? [] : ["store_unavailable"]), ...setupProblems];
   return Response.json(
     {
@@ -24,6 +29,7 @@ export async function healthResponse(): Promise<Response> {
       store: store === "ok" ? "ok" : "unavailable",
       modelAccess: modelAccessEnabled ? "on" : "off",
       agentVoice,
+      ...(agentVoiceLimits ? { agentVoiceLimits } : {}),
       ...(reasons.length > 0 ? { reasons } : {}),
     },
     { status: store === "ok" ? 200 : 503, headers: { "cache-control": "no-store" } },

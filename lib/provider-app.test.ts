@@ -150,7 +150,7 @@ describe("lib/provider-app", () => {
     expect(message).toMatch(/LWC_REALTIME_MODEL/);
     expect(message).toMatch(/LWC_ALLOWED_REALTIME_MODELS/);
     expect(message).not.toContain("gpt-live-1-codex");
-    // Unset, the default (what codex 0.169.0 sends) is the voice model: a list without it is refused too.
+    // Unset, the default (what codex 0.171.0 sends) is the voice model: a list without it is refused too.
     expect(() => optionsFromEnv({ LWC_ALLOWED_REALTIME_MODELS: "gpt-live-1-codex" })).toThrow(/LWC_REALTIME_MODEL.*gpt-realtime-1\.5/);
     expect(() => optionsFromEnv({ LWC_REALTIME_MODEL: "x".repeat(129) })).toThrow(/LWC_REALTIME_MODEL/);
   });

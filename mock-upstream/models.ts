@@ -61,7 +61,8 @@ const COMMON = {
 /**
  * The account's catalog, as the backend lists it (ordered as the backend stores it, not by
  * priority). Slugs, `minimal_client_version`, priorities and efforts follow the catalog built into
- * the pinned codex (see docs/upstream.md); `gpt-7-sol` and `gpt-5.4-mini` are the mock's own.
+ * codex 0.169.0 (0.171.0's adds gpt-6.2-sol and gpt-6.2-astra: docs/upstream.md); `gpt-7-sol` and
+ * `gpt-5.4-mini` are the mock's own.
  */
 const CATALOG: readonly CatalogEntry[] = [
   {

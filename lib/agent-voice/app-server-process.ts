@@ -9,12 +9,15 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createRpcConnection, METHOD_NOT_FOUND, RpcError, type RpcConnection, type RpcHandlers } from "./json-rpc";
+import { MAX_RPC_LINE_BYTES, type AgentLimits, type ExceededLimit } from "./sandbox/limits";
 import type { AgentSandbox, SandboxedProcess } from "./sandbox/types";
+import { SandboxUnavailableError } from "./sandbox/unavailable";
 
 /** Grace periods of the close sequence (each step only if the previous one did not end it). */
 const EXIT_AFTER_STDIN_END_MS = 2_000;
 const EXIT_AFTER_SIGTERM_MS = 2_000;
 const STDERR_TAIL_CHARS = 2_000;
+const STDERR_AFTER_EXIT_MS = 200;
 /** Each private folder is `<tmpdir>/lwc-codex-<random>`. */
 export const HOME_PREFIX = "lwc-codex-";
 /** Written into each private folder: the pid of the server that made it (read by the leftover sweep). */
@@ -29,8 +32,10 @@ export interface AppServerProcess {
   rpc: RpcConnection;
   /** Where notifications and server requests go; replaceable (a warm process gets its owner later). */
   setHandlers(handlers: RpcHandlers): void;
-  /** Resolves when the process has exited (for whatever reason). */
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Puts it under its limits (memory, processes, CPU time): once it answered `initialize`, before it serves anyone. */
+  applyLimits(): Promise<void>;
+  /** Resolves when the process has exited (for whatever reason); `limit` when going over one ended it. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; limit?: ExceededLimit }>;
   hasExited(): boolean;
   /** The last stderr output, for a start-failure message (never logged whole). */
   stderrTail(): string;
@@ -67,10 +72,11 @@ function waitForExit(exited: Promise<unknown>, ms: number): Promise<boolean> {
   });
 }
 
-export async function spawnAppServer(options: { command: string; configToml?: string; sandbox: AgentSandbox }): Promise<AppServerProcess> {
-  // Fail closed: never a process outside the sandbox it was configured with.
-  const sandboxStatus = await options.sandbox.status();
-  if (!sandboxStatus.available) throw new Error(`the ${options.sandbox.name} sandbox cannot start: ${sandboxStatus.reason}`);
+export async function spawnAppServer(options: { command: string; configToml?: string; sandbox: AgentSandbox; limits: AgentLimits }): Promise<AppServerProcess> {
+  // Fail closed: never a process outside the sandbox it was configured with, or one that would
+  // show the app's folder (checked again here, at each spawn).
+  const sandboxStatus = await options.sandbox.status(options.command);
+  if (!sandboxStatus.available) throw new SandboxUnavailableError(sandboxStatus.reason, sandboxStatus.fix);
   const homeDir = await mkdtemp(join(tmpdir(), HOME_PREFIX));
   const codexHome = join(homeDir, "codex-home");
   const workDir = join(homeDir, "work");
@@ -95,6 +101,7 @@ export async function spawnAppServer(options: { command: string; configToml?: st
       homeDir,
       env: minimalEnvironment(homeDir, codexHome),
       cwd: workDir,
+      limits: options.limits,
     });
   } catch (error) {
     await rm(homeDir, { recursive: true, force: true });
@@ -102,27 +109,48 @@ export async function spawnAppServer(options: { command: string; configToml?: st
   }
   const child = sandboxed.process;
   let exitedFlag = false;
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
-    child.once("exit", (code, signal) => {
+  /** Set when the server itself ended the process for a limit (a JSON-RPC line over the cap). */
+  let endedFor: ExceededLimit | undefined;
+  let stderr = "";
+  /** Why the executable did not start (Node's words, with the command's path): for the log line. */
+  let spawnError: string | undefined;
+  const stderrClosed = new Promise<boolean>((resolve) => child.stderr.once("close", () => resolve(true)));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; limit?: ExceededLimit }>((resolve) => {
+    const done = async (code: number | null, signal: NodeJS.Signals | null) => {
       exitedFlag = true;
-      resolve({ code, signal });
-    });
-    child.once("error", () => {
-      exitedFlag = true;
-      resolve({ code: null, signal: null });
+      // Its last words (an allocation failure) may still be in the pipe when the exit is reported.
+      await waitForExit(stderrClosed, STDERR_AFTER_EXIT_MS);
+      const limit = endedFor ?? sandboxed.exceededLimit({ code, signal }, stderr);
+      resolve(limit ? { code, signal, limit } : { code, signal });
+    };
+    child.once("exit", (code, signal) => void done(code, signal));
+    child.once("error", (error) => {
+      spawnError = error.message;
+      void done(null, null);
     });
   });
-  let stderr = "";
   child.stderr.setEncoding("utf8");
   child.stderr.on("data", (chunk: string) => {
     stderr = (stderr + chunk).slice(-STDERR_TAIL_CHARS);
   });
 
   let handlers = ignoreAll;
-  const rpc = createRpcConnection(child.stdout, child.stdin, {
-    onNotification: (method, params) => handlers.onNotification(method, params),
-    onRequest: (method, params) => handlers.onRequest(method, params),
-  });
+  const rpc = createRpcConnection(
+    child.stdout,
+    child.stdin,
+    {
+      onNotification: (method, params) => handlers.onNotification(method, params),
+      onRequest: (method, params) => handlers.onRequest(method, params),
+    },
+    {
+      maxLineBytes: MAX_RPC_LINE_BYTES,
+      // Never held whole: a longer line ends the process (and with it the live session).
+      onLineTooLong: () => {
+        endedFor = "message";
+        sandboxed.teardown();
+      },
+    },
+  );
   void exited.then(() => rpc.close("the app-server process exited"));
 
   let closing: Promise<void> | undefined;
@@ -152,7 +180,7 @@ export async function spawnAppServer(options: { command: string; configToml?: st
   if (child.pid === undefined) {
     await exited;
     await rm(homeDir, { recursive: true, force: true });
-    throw new Error(`could not start the codex executable (${stderr.trim().slice(0, 200) || "spawn failed"})`);
+    throw new Error(`could not start the codex executable (${(spawnError ?? stderr.trim()).slice(0, 200) || "spawn failed"})`);
   }
 
   return {
@@ -164,6 +192,7 @@ export async function spawnAppServer(options: { command: string; configToml?: st
     setHandlers(next) {
       handlers = next;
     },
+    applyLimits: () => sandboxed.applyLimits(),
     exited,
     hasExited: () => exitedFlag,
     stderrTail: () => stderr,

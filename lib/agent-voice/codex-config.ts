@@ -55,7 +55,7 @@ interface LockdownSetting {
 const NO_LOG_DIR = "/dev/null/lwc-no-logs";
 
 /**
- * Verified against codex 0.169.0 by the real-binary tests (tests/codex-real/): the tools codex
+ * Verified against codex 0.169.0 and 0.171.0 by the real-binary tests (tests/codex-real/): the tools codex
  * offers the model are only our dynamic tools. docs/agent-voice-lockdown.md lists the same keys.
  */
 export const LOCKDOWN_SETTINGS: readonly LockdownSetting[] = [

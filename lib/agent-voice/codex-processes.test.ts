@@ -6,6 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createFakeAppServer, type FakeAppServer } from "@/test-support/fake-app-server/control";
 import { spawnAppServer, type AppServerProcess } from "./app-server-process";
 import { createUnsandboxed } from "./sandbox";
+import { agentLimits } from "./sandbox/limits";
+import { NODE_MEMORY_MB } from "@/test-support/fake-app-server/control";
 import { createCodexProcesses, type CodexProcesses, type CodexProcessesOptions } from "./codex-processes";
 
 let fake: FakeAppServer;
@@ -37,8 +39,9 @@ function isAlive(pid: number): boolean {
 
 /** A spawn that starts the fake and remembers what it started. */
 async function spawnFake(): Promise<AppServerProcess> {
-  // The fake shares its control folder with the test, so it runs unsandboxed (the sandbox has tests of its own).
-  const appServer = await spawnAppServer({ command: fake.command, sandbox: createUnsandboxed() });
+  // The fake shares its control folder with the test, so it runs unsandboxed (the sandbox has tests of
+  // its own). It is a Node process, which holds more data memory than codex's default cap from its start.
+  const appServer = await spawnAppServer({ command: fake.command, sandbox: createUnsandboxed(), limits: agentLimits({ memoryMb: NODE_MEMORY_MB }) });
   spawned.push(appServer);
   return appServer;
 }

@@ -3,7 +3,8 @@ import "server-only";
  * The one owner of every `codex app-server` process's life, in the order a process lives it:
  *
  * 1. spawn      — `options.spawn` (app-server-process.ts by default; a test passes a fake);
- * 2. initialise — `initialize` + `initialized`, at most `maxStarting` processes at once;
+ * 2. initialise — `initialize` + `initialized`, at most `maxStarting` processes at once; then its
+ *                 limits (memory, processes, CPU time) are applied, before anyone's words reach it;
  * 3. spare      — with `keepWarm`, at most one initialised, never signed-in process waits;
  * 4. hand out   — `take()` gives the spare (or a new process) to exactly one live session;
  * 5. supervise  — every process is watched until it exits; a live one is closed at its limits;
@@ -75,6 +76,8 @@ export function createCodexProcesses(options: CodexProcessesOptions): CodexProce
         if (closed) throw new CodexProcessesClosedError();
         await spawned.rpc.request("initialize", { clientInfo: CLIENT_INFO, capabilities: { experimentalApi: true } }, options.initTimeoutMs);
         spawned.rpc.notify("initialized");
+        // The launcher has become the native codex by now (it execs it): limit what runs.
+        await spawned.applyLimits();
         return spawned;
       } catch (error) {
         await spawned.close();

@@ -14,3 +14,8 @@ export const DEFAULT_MAX_SESSIONS = 8;
 export const DEFAULT_MAX_SESSIONS_PER_ACCOUNT = 2;
 /** The Vercel Sandbox API `@vercel/sandbox` talks to (its base URL, fixed in the SDK). */
 export const DEFAULT_VERCEL_SANDBOX_API_URL = "https://vercel.com/api";
+/** Each codex process's limits (lib/agent-voice/sandbox/limits.ts; docs/agent-voice.md#limits). */
+export const DEFAULT_AGENT_MEMORY_MB = 512;
+export const DEFAULT_AGENT_MAX_PROCESSES = 128;
+export const DEFAULT_AGENT_CPU_SECONDS = 300;
+export const DEFAULT_AGENT_HOME_MB = 64;

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createRpcConnection, RpcError, type RpcHandlers } from "./json-rpc";
 
 /** A connection whose "server" side the test plays: `fromServer` is what the client reads, `sent` what it wrote. */
-function harness(handlers: Partial<RpcHandlers> = {}) {
+function harness(handlers: Partial<RpcHandlers> = {}, maxLineBytes = 1024 * 1024) {
   const fromServer = new PassThrough();
   const toServer = new PassThrough();
   const sent: Record<string, unknown>[] = [];
@@ -19,17 +19,23 @@ function harness(handlers: Partial<RpcHandlers> = {}) {
     }
   });
   const notifications: [string, unknown][] = [];
-  const rpc = createRpcConnection(fromServer, toServer, {
-    onNotification: (method, params) => notifications.push([method, params]),
-    onRequest: async () => undefined,
-    ...handlers,
-  });
+  let tooLong = 0;
+  const rpc = createRpcConnection(
+    fromServer,
+    toServer,
+    {
+      onNotification: (method, params) => notifications.push([method, params]),
+      onRequest: async () => undefined,
+      ...handlers,
+    },
+    { maxLineBytes, onLineTooLong: () => void (tooLong += 1) },
+  );
   const nextSent = async (count: number) => {
     while (sent.length < count) await new Promise<void>((resolve) => waiters.push(resolve));
     return sent[count - 1]!;
   };
   const write = (message: unknown) => fromServer.write(`${typeof message === "string" ? message : JSON.stringify(message)}\n`);
-  return { rpc, sent, nextSent, write, notifications };
+  return { rpc, sent, nextSent, write, notifications, fromServer, tooLong: () => tooLong };
 }
 
 describe("JSON-RPC over newline-delimited stdio", () => {
@@ -82,5 +88,36 @@ describe("JSON-RPC over newline-delimited stdio", () => {
     rpc.close("the app-server process exited");
     await expect(open).rejects.toMatchObject({ message: "the app-server process exited" });
     await expect(rpc.request("thread/start", {}, 5_000)).rejects.toMatchObject({ message: "connection closed" });
+  });
+
+  it("caps one line from the server: a line of exactly the limit is read; a longer one is never held whole and stops reading", async () => {
+    const limit = 64 * 1024;
+    const { rpc, nextSent, write, notifications, fromServer, tooLong } = harness({}, limit);
+    const message = (text: string) => JSON.stringify({ method: "note", params: { text } });
+    const atLimit = message("a".repeat(limit - message("").length));
+    expect(Buffer.byteLength(atLimit)).toBe(limit);
+    write(atLimit);
+    // Multi-byte characters split across chunks are counted in bytes and decoded whole.
+    const accented = message("é".repeat(100));
+    const bytes = Buffer.from(`${accented}\n`);
+    fromServer.write(bytes.subarray(0, 20));
+    fromServer.write(bytes.subarray(20));
+    const pending = rpc.request("initialize", {}, 1_000);
+    const sent = await nextSent(1);
+    write({ id: sent.id, result: {} });
+    await expect(pending).resolves.toEqual({});
+    expect(notifications.map(([, params]) => (params as { text: string }).text.length)).toEqual([limit - message("").length, 100]);
+    expect(notifications[1]![1]).toEqual({ text: "é".repeat(100) });
+
+    // One byte over, sent in pieces and without its newline yet: the limit is crossed while it arrives.
+    const over = message("b".repeat(limit + 1 - message("").length));
+    for (let offset = 0; offset < over.length; offset += 10_000) fromServer.write(over.slice(offset, offset + 10_000));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(tooLong()).toBe(1);
+    write({ method: "after", params: {} });
+    fromServer.write("\n");
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(tooLong()).toBe(1);
+    expect(notifications).toHaveLength(2);
   });
 });

@@ -3,7 +3,6 @@ import "server-only";
  * Newline-delimited JSON-RPC as `codex app-server` speaks it on stdio: one JSON object per line,
  * no "jsonrpc" field. Our requests use our own ids; the server's requests use its own counter.
  */
-import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
 
 interface RpcErrorBody {
@@ -45,7 +44,55 @@ export interface RpcConnection {
   close(reason: string): void;
 }
 
-export function createRpcConnection(input: Readable, output: Writable, handlers: RpcHandlers): RpcConnection {
+/**
+ * Calls `onLine` with each complete line of `input` (UTF-8, without its newline). A line longer
+ * than `maxBytes` is never held whole: reading stops and `onTooLong` is called, once.
+ */
+function readLines(input: Readable, maxBytes: number, onLine: (line: string) => void, onTooLong: () => void): () => void {
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let stopped = false;
+  const onData = (chunk: Buffer) => {
+    if (stopped) return;
+    let start = 0;
+    for (let newline = chunk.indexOf(10); newline !== -1; newline = chunk.indexOf(10, start)) {
+      const piece = chunk.subarray(start, newline);
+      if (pendingBytes + piece.length > maxBytes) return tooLong();
+      const line = pending.length === 0 ? piece : Buffer.concat([...pending, piece]);
+      pending = [];
+      pendingBytes = 0;
+      start = newline + 1;
+      onLine(line.toString("utf8"));
+      if (stopped) return;
+    }
+    const rest = chunk.subarray(start);
+    if (pendingBytes + rest.length > maxBytes) return tooLong();
+    if (rest.length > 0) {
+      pending.push(rest);
+      pendingBytes += rest.length;
+    }
+  };
+  function stop(): void {
+    stopped = true;
+    pending = [];
+    input.off("data", onData);
+  }
+  function tooLong(): void {
+    stop();
+    // Keep draining, so the writer is not blocked on a full pipe while it is being ended.
+    input.resume();
+    onTooLong();
+  }
+  input.on("data", onData);
+  return stop;
+}
+
+export function createRpcConnection(
+  input: Readable,
+  output: Writable,
+  handlers: RpcHandlers,
+  limits: { maxLineBytes: number; onLineTooLong(): void },
+): RpcConnection {
   const waiting = new Map<number, Waiting>();
   let nextId = 1;
   let closed = false;
@@ -79,8 +126,8 @@ export function createRpcConnection(input: Readable, output: Writable, handlers:
     else entry.resolve(message.result);
   }
 
-  const lines = createInterface({ input, crlfDelay: Infinity });
-  lines.on("line", (line) => {
+  const stopReading = readLines(input, limits.maxLineBytes, onLine, limits.onLineTooLong);
+  function onLine(line: string): void {
     if (line.trim() === "") return;
     let message: Record<string, unknown>;
     try {
@@ -93,7 +140,7 @@ export function createRpcConnection(input: Readable, output: Writable, handlers:
     if (typeof method === "string" && id !== undefined) answer(id, method, message.params);
     else if (typeof method === "string") handlers.onNotification(method, message.params);
     else if (typeof id === "number") settle(id, message as { result?: unknown; error?: RpcErrorBody });
-  });
+  }
 
   return {
     request(method, params, timeoutMs) {
@@ -114,7 +161,7 @@ export function createRpcConnection(input: Readable, output: Writable, handlers:
     close(reason) {
       if (closed) return;
       closed = true;
-      lines.close();
+      stopReading();
       for (const [id, entry] of waiting) {
         clearTimeout(entry.timer);
         entry.reject(new RpcError(INTERNAL_ERROR, reason));

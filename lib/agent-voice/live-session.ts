@@ -15,9 +15,31 @@ import type { KeyValueStore } from "@/lib/stores/types";
 import type { Logger } from "@/lib/logger";
 import { LOG_PREFIX } from "@/lib/logger";
 import { upstreamSnippet } from "@/lib/upstream/redact";
+import { LiveSessionStartError } from "./start-failure";
+import { MAX_RPC_LINE_BYTES, type ExceededLimit } from "./sandbox/limits";
 
 /** How long `thread/realtime/stop` may take before the process is ended regardless. */
 const STOP_REQUEST_TIMEOUT_MS = 1_000;
+
+/** A process a limit ended: the `error` event's sentence, the `session.closed` reason and the log line's words. */
+const LIMIT_ENDED: Record<ExceededLimit, { reason: string; message: string; log: string }> = {
+  memory: {
+    reason: "memory_limit",
+    message: "The agent needed more memory than this server allows, so the voice session ended.",
+    log: "went over its memory limit (LWC_AGENT_MEMORY_MB)",
+  },
+  cpu: {
+    reason: "cpu_limit",
+    message: "The agent used more processor time than this server allows, so the voice session ended.",
+    log: "went over its CPU time limit (LWC_AGENT_CPU_SECONDS)",
+  },
+  message: {
+    reason: "message_too_large",
+    message: "The agent sent a message larger than this server accepts, so the voice session ended.",
+    log: `sent a JSON-RPC line over ${MAX_RPC_LINE_BYTES} bytes`,
+  },
+};
+const START_FAILED = "start_failed";
 export const DEFAULT_INSTRUCTIONS =
   "You are the voice assistant of a web application. You can only use the tools you are given; " +
   "you cannot run commands, read or change files, or browse. Keep answers short.";
@@ -59,13 +81,6 @@ export interface StartRequest {
   model?: string;
 }
 
-/** Thrown when the start does not reach an answer SDP: the route answers 502. */
-export class LiveSessionStartError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "LiveSessionStartError";
-  }
-}
 
 type ConfirmOutcome =
   | { kind: "done"; approved: boolean }
@@ -160,7 +175,7 @@ export async function startLiveSession(
         return;
       case "thread/realtime/error":
         // Codex's message can quote the provider's reply (and its URL): never passed on or logged.
-        if (!live) rejectSdp(new LiveSessionStartError("the provider refused or failed the realtime call"));
+        if (!live) rejectSdp(new LiveSessionStartError("provider_refused", "the provider refused or failed the realtime call"));
         else events.push("error", { message: "The voice call reported an error." });
         return;
       case "thread/realtime/closed":
@@ -264,9 +279,11 @@ export async function startLiveSession(
 
   appServer.setHandlers({ onNotification, onRequest });
 
-  async function closeProcess(): Promise<void> {
+  /** A live process is asked to stop its call first; one whose start failed is ended at once (nothing to keep). */
+  async function closeProcess(atOnce: boolean): Promise<void> {
     stopSupervising();
-    if (threadId !== undefined && !appServer.hasExited()) {
+    if (atOnce) appServer.killNow();
+    else if (threadId !== undefined && !appServer.hasExited()) {
       await appServer.rpc.request("thread/realtime/stop", { threadId }, STOP_REQUEST_TIMEOUT_MS).catch(() => undefined);
     }
     await appServer.close();
@@ -277,7 +294,7 @@ export async function startLiveSession(
     live = false;
     for (const entry of pending.values()) entry.answer(toolAnswer("The voice session ended before this was confirmed.", false));
     pending.clear();
-    await closeProcess();
+    await closeProcess(reason === START_FAILED);
     if (wasLive) events.push("session.closed", { reason });
     events.end();
   }
@@ -290,12 +307,18 @@ export async function startLiveSession(
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
 
-  void appServer.exited.then(() => {
+  void appServer.exited.then(({ limit }) => {
     if (closing === undefined && live) {
-      events.push("error", { message: "The agent process stopped unexpectedly." });
-      void close("process_exited");
+      if (limit) {
+        logger.warn(`${LOG_PREFIX} agent voice: a codex process ${LIMIT_ENDED[limit].log}; its live session ended`);
+        events.push("error", { message: LIMIT_ENDED[limit].message });
+        void close(LIMIT_ENDED[limit].reason);
+      } else {
+        events.push("error", { message: "The agent process stopped unexpectedly." });
+        void close("process_exited");
+      }
     }
-    rejectSdp(new LiveSessionStartError("the app-server process exited during the start"));
+    rejectSdp(new LiveSessionStartError("stopped", `the app-server process exited during the start${limit ? ` (${LIMIT_ENDED[limit].log})` : ""}`));
   });
 
   async function handshake(): Promise<string> {
@@ -326,7 +349,7 @@ export async function startLiveSession(
       ),
     );
     const thread = asRecord(started.thread);
-    if (typeof thread.id !== "string") throw new LiveSessionStartError("thread/start answered without a thread id");
+    if (typeof thread.id !== "string") throw new LiveSessionStartError("agent_refused", "thread/start answered without a thread id");
     threadId = thread.id;
     await appServer.rpc.request(
       "thread/realtime/start",
@@ -348,18 +371,18 @@ export async function startLiveSession(
       handshake(),
       new Promise<never>((_, reject) => {
         timeout = setTimeout(
-          () => reject(new LiveSessionStartError(`no answer within ${settings.startTimeoutMs} ms`)),
+          () => reject(new LiveSessionStartError("timeout", `no answer within ${settings.startTimeoutMs} ms`)),
           settings.startTimeoutMs,
         );
       }),
     ]);
   } catch (error) {
-    await close("start_failed");
+    await close(START_FAILED);
     resolveClosed();
     if (error instanceof LiveSessionStartError) throw error;
     // codex's own words can name the upstream address or quote the provider: the log line only.
     logger.warn(`${LOG_PREFIX} realtime app-server refused the start: ${upstreamSnippet(describe(error)) ?? "no message"}`);
-    throw new LiveSessionStartError("the app-server refused to start the voice session");
+    throw new LiveSessionStartError("agent_refused", "the app-server refused to start the voice session");
   } finally {
     clearTimeout(timeout);
   }

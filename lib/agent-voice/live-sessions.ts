@@ -27,7 +27,6 @@ import {
 } from "./defaults";
 import {
   DEFAULT_INSTRUCTIONS,
-  LiveSessionStartError,
   startLiveSession,
   type LiveSession,
   type LiveSessionOwner,
@@ -35,7 +34,10 @@ import {
   type StartRequest,
 } from "./live-session";
 import { resolveAgentSandbox, sandboxNetworkOptions, type AgentSandbox } from "./sandbox";
+import { agentLimits } from "./sandbox/limits";
 import { StartRefusedError } from "./start-refused";
+import { LiveSessionStartError } from "./start-failure";
+import { isSandboxUnavailable } from "./sandbox/unavailable";
 import type { AppServerOptions } from "./types";
 import type { KeyValueStore } from "@/lib/stores/types";
 import type { Logger } from "@/lib/logger";
@@ -70,6 +72,7 @@ export function createLiveSessions(
     deps.sandbox ??
     resolveAgentSandbox(options.sandbox, options.sandboxReadOnlyPaths, sandboxNetworkOptions(options.sandboxAllowHosts ?? [], deps.logger));
   const keepWarm = options.keepWarmProcess ?? true;
+  const limits = agentLimits(options.limits);
   const makeProcesses = (): CodexProcesses =>
     createCodexProcesses({
       spawn:
@@ -79,6 +82,7 @@ export function createLiveSessions(
             command: options.command,
             ...(options.configToml ? { configToml: options.configToml } : {}),
             sandbox,
+            limits,
           })),
       initTimeoutMs: startTimeoutMs,
       keepWarm,
@@ -86,7 +90,7 @@ export function createLiveSessions(
     });
   // `next dev` makes a new handler on each save of a server file: the processes (and the warm spare)
   // stay one pool per process and spawn settings, instead of one more pool per save.
-  const spawnSettings = JSON.stringify([options.command, options.configToml, sandbox.name, options.sandboxReadOnlyPaths, options.sandboxAllowHosts, startTimeoutMs, keepWarm]);
+  const spawnSettings = JSON.stringify([options.command, options.configToml, sandbox.name, options.sandboxReadOnlyPaths, options.sandboxAllowHosts, startTimeoutMs, keepWarm, limits]);
   const processes = deps.spawn
     ? makeProcesses()
     : onePerProcess("codex-processes", spawnSettings, makeProcesses, (old) => void old.closeAll());
@@ -161,8 +165,10 @@ export function createLiveSessions(
       return await processes.take();
     } catch (error) {
       if (error instanceof CodexProcessesClosedError) throw shuttingDown();
-      const reason = error instanceof Error ? error.message.slice(0, 200) : "unknown error";
-      throw new LiveSessionStartError(`the codex executable did not start: ${reason}`);
+      // The sandbox would show what it must hide: the route answers 503 and logs the fix.
+      if (isSandboxUnavailable(error)) throw error;
+      const reason = error instanceof Error ? error.message.slice(0, 300) : "unknown error";
+      throw new LiveSessionStartError("not_started", `the codex executable did not start: ${reason}`);
     }
   }
 

@@ -4,6 +4,7 @@ import "server-only";
  * without pulling in anything Node-specific.
  */
 import type { KeyValueStore } from "@/lib/stores/types";
+import type { AgentLimits } from "./sandbox/limits";
 import type { AgentSandbox, AgentSandboxName } from "./sandbox/types";
 
 /** The signed-in account a tool runs for. */
@@ -120,4 +121,10 @@ export interface AppServerOptions {
    * options, this holds the whole list.)
    */
   sandboxAllowHosts?: string[];
+  /**
+   * Each codex process's limits (`LWC_AGENT_MEMORY_MB`, `LWC_AGENT_MAX_PROCESSES`,
+   * `LWC_AGENT_CPU_SECONDS`, `LWC_AGENT_HOME_MB`); each one left out gets its default
+   * (lib/agent-voice/defaults.ts). Going over memory or CPU time ends the live session.
+   */
+  limits?: Partial<AgentLimits>;
 }

@@ -22,6 +22,7 @@ import { createLoginRoutes } from "./session/routes";
 import { createModelBackends } from "./models/backend";
 import { createModelsRoute } from "./models/route";
 import { createAppServerRoutes, type AgentVoiceState } from "./agent-voice/routes";
+import type { LimitMechanism } from "@/lib/agent-voice/sandbox/limits";
 import { createRealtimeRoute } from "./voice/route";
 import { createResponsesRoute } from "./responses/route";
 import { createSessionManager } from "./session/manager";
@@ -60,6 +61,11 @@ export interface ProviderHandler {
   agentVoiceState(): Promise<"off" | AgentVoiceState>;
   /** The chat history kept on the server, when the `history` option turned it on (docs/history.md). */
   history: HistoryStore | undefined;
+  /**
+   * How each codex process's memory and process caps hold, for health checks: `cgroup` (a cgroup
+   * v2 group of its own) or `rlimit`; null when agent voice is off or unavailable.
+   */
+  agentVoiceLimits(): Promise<LimitMechanism | null>;
   /**
    * Shutdown: ends every agent-voice live session and codex process (and removes their folders),
    * and closes the history database; later agent-voice starts answer 503. Call it when the server
@@ -299,6 +305,7 @@ export function createProviderHandler(options: ProviderHandlerOptions = {}): Pro
     route,
     checkStore,
     agentVoiceState: async () => (appServer ? appServer.state() : "off"),
+    agentVoiceLimits: async () => (appServer ? appServer.limits() : null),
     async getSession(request) {
       const state = toPublicState((await manager.readOwn(request))?.record ?? null, resolved.now());
       return withHistory(withSignInChoices(state, choicesFor(request)), resolved.history);

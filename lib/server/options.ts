@@ -180,7 +180,7 @@ export interface ProviderHandlerOptions {
    */
   clientAddress?: (request: Request) => string;
   upstream?: Partial<UpstreamConfig>;
-  /** Sent upstream as client_version. Default the upstream layer's (0.169.0). */
+  /** Sent upstream as client_version. Default the upstream layer's (0.171.0). */
   clientVersion?: string;
   dangerouslyAllowTokenExport?: boolean;
   dangerouslyAllowRefreshTokenExport?: boolean;

@@ -24,7 +24,7 @@ export const TRANSPORT_VOICE_MODE: Record<WebRealtimeTransport, VoiceMode> = { w
 export const DEFAULT_CHATGPT_URL = "https://chatgpt.com";
 /**
  * The voice model of the codex transport when neither the request nor `LWC_REALTIME_MODEL` names
- * one: what the pinned codex 0.169.0 sends (its DEFAULT_REALTIME_MODEL; docs/upstream.md).
+ * one: what the pinned codex 0.171.0 sends (its DEFAULT_REALTIME_MODEL; docs/upstream.md).
  */
 export const CODEX_REALTIME_MODEL = "gpt-realtime-1.5";
 const CODEX_DEFAULT_VOICE = "cove";

@@ -9,7 +9,7 @@ import { markerFaults } from "../faults";
 import { isRecord, sendJson, sendText } from "../http-util";
 import type { FaultRule, MockFault } from "../types";
 import type { VoiceTransport } from "./peer";
-import { looksLikeSdp } from "./sdp";
+import { hasMediaSection, looksLikeSdp } from "./sdp";
 
 export const CODEX_CALLS_PATH = "/backend-api/codex/realtime/calls";
 export const WEB_VOICE_PATHS = { wm: "/realtime/wm", vp: "/realtime/vp", vps: "/realtime/vps" } as const;
@@ -27,6 +27,7 @@ function codexOffer(call: RouteCall): Offer | string {
   const body = call.body.value;
   if (call.body.kind !== "json" || !isRecord(body)) return "The body must be JSON {sdp, session}.";
   if (typeof body.sdp !== "string" || !looksLikeSdp(body.sdp)) return "sdp must be an SDP offer.";
+  if (!hasMediaSection(body.sdp)) return "The offer has no media section.";
   if (body.session !== undefined && !isRecord(body.session)) return "session must be an object.";
   return { sdp: body.sdp, session: (body.session as Record<string, unknown> | undefined) ?? {} };
 }

@@ -21,3 +21,8 @@ export function machineCandidatesOnly(sdp: string, addresses: ReadonlySet<string
 export function looksLikeSdp(text: string): boolean {
   return /^\s*v=0/.test(text);
 }
+
+/** The provider refuses an offer with no `m=` line: there is nothing to answer (werift would wait for ICE forever). */
+export function hasMediaSection(sdp: string): boolean {
+  return /^m=/m.test(sdp);
+}

@@ -9,6 +9,13 @@ import { fileURLToPath } from "node:url";
 
 const FAKE_PATH = fileURLToPath(new URL("./fake-app-server.mjs", import.meta.url));
 
+/**
+ * The memory limit (`limits.memoryMb`) to run the fake under. It is a Node process: Node reserves
+ * about 600 MB of data memory when it starts, over codex's default cap (512), which the real codex
+ * launcher escapes by exec'ing the native binary before the limits apply.
+ */
+export const NODE_MEMORY_MB = 4096;
+
 export interface FakeScript {
   start?: "ok" | "realtime_error" | "thread_start_error" | "hang" | "exit_on_start";
   realtimeErrorMessage?: string;

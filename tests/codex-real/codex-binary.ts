@@ -35,13 +35,13 @@ export function processGroupMembers(pgid: number): { pid: number; cmdline: strin
 /**
  * What the agent sandbox must show read-only (LWC_AGENT_SANDBOX_READONLY_PATHS) when the tests run
  * codex through a wrapper script: the wrapper execs `codexPath` by path, so the sandbox cannot see
- * it from the wrapper alone. That is codex's package tree (`node_modules/.bin/codex` links into it)
- * and node, which its launcher script runs with.
+ * it from the wrapper alone. That is codex's package tree (`node_modules/.bin/codex` links into it),
+ * the program its launcher's `#!/usr/bin/env node` line names, and node, which env runs.
  */
 export function codexReadOnlyPaths(codexPath: string): string[] {
   const launcher = realpathSync(codexPath);
   for (let folder = dirname(launcher); folder !== "/"; folder = dirname(folder)) {
-    if (folder.endsWith("/node_modules")) return [folder, process.execPath];
+    if (folder.endsWith("/node_modules")) return [folder, "/usr/bin/env", process.execPath];
   }
   throw new Error(`${launcher} is not inside a node_modules folder`);
 }

@@ -1,5 +1,5 @@
 /**
- * `npm run doctor`'s agent-voice rows with the real codex executable (pinned 0.169.0) and the real
+ * `npm run doctor`'s agent-voice rows with the real codex executable (pinned 0.171.0) and the real
  * bubblewrap: the binary's version must be the client version the server sends.
  */
 import { randomBytes } from "node:crypto";

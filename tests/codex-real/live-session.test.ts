@@ -307,6 +307,9 @@ it("nothing spoken at rest: the person's words reach no file of the session's fo
   const { client } = await startApp();
   const { sessionId, pids } = await startLive(client);
   const home = homeOf(pids[0]!);
+  // Inside the sandbox the home is a tmpfs of its own: read it as codex sees it, through its root.
+  const seenByCodex = `/proc/${pids[0]!}/root${home}`;
+  expect(existsSync(join(seenByCodex, "codex-home", "config.toml"))).toBe(true);
   mock.codex.queueToolCalls([{ name: "get_current_time", arguments: {} }]);
   mock.codex.requestHandoff({ transcript: `Remember ${spoken}. And what time is it?` });
   await finalAppend();
@@ -316,10 +319,13 @@ it("nothing spoken at rest: the person's words reach no file of the session's fo
   // the live session's folder for twice that, failing at the first sighting.
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
-    expect(filesContaining(home, spoken), "files holding the spoken words during the session").toEqual([]);
+    expect(filesContaining(seenByCodex, spoken), "files holding the spoken words during the session").toEqual([]);
+    expect(filesContaining(home, spoken), "files of the host folder holding the spoken words").toEqual([]);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  expect(readdirSync(join(home, "codex-home")).filter((name) => name.startsWith("logs_"))).toEqual([]);
+  const written = readdirSync(join(seenByCodex, "codex-home"));
+  expect(written.some((name) => name.startsWith("state_")), "codex wrote its state there").toBe(true);
+  expect(written.filter((name) => name.startsWith("logs_"))).toEqual([]);
 
   expect((await client.request("DELETE", `/realtime/app-server/${sessionId}`)).status).toBe(200);
   await untilGone(pids);

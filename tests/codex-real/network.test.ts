@@ -192,8 +192,9 @@ it("inside the sandbox /proc/net holds none of the host's listeners, the host's 
   const pgid = processGroupOf(pids[0]!);
   groups.add(pgid);
 
-  // What the probe saw inside, before codex started.
-  const probe = JSON.parse(readFileSync(join(homeOf(pids[0]!), "network-probe.json"), "utf8")) as Record<string, unknown>;
+  // What the probe saw inside, before codex started: in its home, a tmpfs inside the sandbox, read
+  // as codex sees it (through /proc/<pid>/root).
+  const probe = JSON.parse(readFileSync(`/proc/${pids[0]!}/root${join(homeOf(pids[0]!), "network-probe.json")}`, "utf8")) as Record<string, unknown>;
   const hex = (port: number) => `0100007F:${port.toString(16).toUpperCase().padStart(4, "0")}`;
   expect(probe.listening, "listening sockets inside: only the relay's").toEqual([hex(RELAY_PORT)]);
   expect(probe.abstractSockets).not.toContain(`@${abstractName}`);

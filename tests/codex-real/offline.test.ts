@@ -1,5 +1,5 @@
 /**
- * The real `codex app-server` (pinned 0.169.0) against the mock, fully offline: login with a mock
+ * The real `codex app-server` (pinned 0.171.0) against the mock, fully offline: login with a mock
  * token, a thread with our two tools, a realtime start answered by the mock, the sideband, a
  * handoff that calls both tools and hands the result back to the voice session, and the lockdown.
  * Every connection goes through the app's egress proxy (as in the sandbox: every proxy variable set,
@@ -118,7 +118,7 @@ function filesUnder(dir: string): string[] {
     .filter((path) => statSync(path).isFile());
 }
 
-describe("codex app-server 0.169.0 against the mock, offline", () => {
+describe("codex app-server 0.171.0 against the mock, offline", () => {
   it("is the release our client version names (lib/upstream/client-version.json)", () => {
     expect(execFileSync(codexExecutable(), ["--version"], { encoding: "utf8" }).trim()).toBe(`codex-cli ${CLIENT_VERSION}`);
   });

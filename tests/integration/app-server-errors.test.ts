@@ -67,6 +67,8 @@ describe("app-server routes: errors", () => {
       {},
       { sdp: "" },
       { sdp: "hello" },
+      // No audio section: the provider would refuse it, so no codex process is spawned for it.
+      { sdp: "v=0\r\ns=-\r\n" },
       { sdp: OFFER_SDP, session: { voice: "robot" } },
       { sdp: OFFER_SDP, session: { model: 42 } },
       { sdp: OFFER_SDP, session: "cove" },
@@ -98,18 +100,20 @@ describe("app-server routes: errors", () => {
     expect(reply.json()).toEqual({ error: "origin_not_allowed", origin: "https://evil.example" });
   });
 
-  describe("502 realtime_app_server_start_failed, with nothing left running", () => {
+  describe("502 realtime_app_server_start_failed, with nothing left running: a fixed sentence; the details in the log only", () => {
+    /** The start's log line: what the browser was not told. */
+    const startLog = (harness: AgentHarness) =>
+      harness.evidence.logs.map((line) => line.message).find((message) => message.includes("realtime app-server start failed"));
+
     it("when the realtime call fails before the answer SDP", async () => {
       h = await startAgentHarness({ script: { start: "realtime_error", realtimeErrorMessage: "upstream said no" } });
       const client = await h.signedIn();
       const reply = await client.post(start, { sdp: OFFER_SDP });
       expect(reply.status).toBe(502);
-      expect(reply.json()).toEqual({
-        error: "realtime_app_server_start_failed",
-        message: "the provider refused or failed the realtime call",
-      });
+      expect(reply.json()).toEqual({ error: "realtime_app_server_start_failed", message: "The voice service refused the call. Try again shortly." });
       // Codex's message can quote the provider's reply: it reaches neither the browser nor the log.
       expect(h.evidence.logs.map((line) => line.message).join("\n")).not.toContain("upstream said no");
+      expect(startLog(h)).toContain("the provider refused or failed the realtime call");
     });
 
     it("when codex refuses the thread: its words (which can name the upstream address) stay in the log", async () => {
@@ -118,10 +122,7 @@ describe("app-server routes: errors", () => {
       const client = await h.signedIn();
       const reply = await client.post(start, { sdp: OFFER_SDP });
       expect(reply.status).toBe(502);
-      expect(reply.json()).toEqual({
-        error: "realtime_app_server_start_failed",
-        message: "the app-server refused to start the voice session",
-      });
+      expect(reply.json()).toEqual({ error: "realtime_app_server_start_failed", message: "The agent could not start the voice session. Try again shortly." });
       expect(reply.text).not.toContain("10.255.255.1");
       expect(h.evidence.logs.map((line) => line.message).join("\n")).toContain("refused the start: error sending request for url (http://10.255.255.1");
     });
@@ -131,7 +132,8 @@ describe("app-server routes: errors", () => {
       const client = await h.signedIn();
       const reply = await client.post(start, { sdp: OFFER_SDP });
       expect(reply.status).toBe(502);
-      expect(reply.json()).toMatchObject({ error: "realtime_app_server_start_failed" });
+      expect(reply.json()).toEqual({ error: "realtime_app_server_start_failed", message: expect.stringMatching(/^The agent (stopped while the voice session was starting|could not start)/) });
+      expect(reply.text).not.toContain(h.fake.dir);
     });
 
     it("when no answer comes within the start timeout", async () => {
@@ -139,15 +141,33 @@ describe("app-server routes: errors", () => {
       const client = await h.signedIn();
       const reply = await client.post(start, { sdp: OFFER_SDP });
       expect(reply.status).toBe(502);
-      expect(reply.json()).toEqual({ error: "realtime_app_server_start_failed", message: expect.stringContaining("700 ms") });
+      expect(reply.json()).toEqual({ error: "realtime_app_server_start_failed", message: "The agent did not answer in time. Try again." });
+      expect(startLog(h)).toContain("no answer within 700 ms");
     });
 
-    it("when the codex executable does not exist", async () => {
+    it("when the codex executable does not exist: the command's path is in the log line, not in the answer", async () => {
       h = await startAgentHarness({ appServer: { command: "/nonexistent/codex" } });
       const client = await h.signedIn();
       const reply = await client.post(start, { sdp: OFFER_SDP });
       expect(reply.status).toBe(502);
-      expect(reply.json()).toMatchObject({ error: "realtime_app_server_start_failed", message: expect.stringContaining("did not start") });
+      expect(reply.json()).toEqual({
+        error: "realtime_app_server_start_failed",
+        message: "The agent could not start on this server. The server's log says why.",
+      });
+      expect(reply.text).not.toContain("/nonexistent");
+      expect(startLog(h)).toContain("/nonexistent/codex");
+    });
+
+    it("when the codex executable does not exist, inside bwrap too (the sandbox's words stay in the log)", async () => {
+      h = await startAgentHarness({ appServer: { command: "/nonexistent/codex", sandbox: "bwrap" } });
+      const client = await h.signedIn();
+      const reply = await client.post(start, { sdp: OFFER_SDP });
+      expect(reply.status).toBe(502);
+      expect(reply.json()).toEqual({
+        error: "realtime_app_server_start_failed",
+        message: "The agent could not start on this server. The server's log says why.",
+      });
+      expect(startLog(h)).toContain('the command "/nonexistent/codex" was not found');
     });
   });
 });

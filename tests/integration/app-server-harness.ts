@@ -8,7 +8,7 @@ import { referenceConfirmTool, referenceTools } from "@/lib/agent-voice/tools";
 import type { AppServerOptions, ConfirmTool } from "@/lib/agent-voice/types";
 import type { ProviderHandlerOptions } from "@/lib/server/options";
 import type { MockUpstreamOptions } from "@/mock-upstream/server";
-import { createFakeAppServer, type FakeAppServer, type FakeScript } from "@/test-support/fake-app-server/control";
+import { createFakeAppServer, NODE_MEMORY_MB, type FakeAppServer, type FakeScript } from "@/test-support/fake-app-server/control";
 import { loadProtocolValidator, type ProtocolValidator } from "@/test-support/fake-app-server/protocol-schema";
 import { findLeakedTokens, signIn, startHarness, type Harness, type TestClient } from "./harness";
 
@@ -45,7 +45,14 @@ export async function startAgentHarness(
         // there) and reports its own pid, neither of which it could inside the bwrap sandbox. The
         // sandbox is tested on its own (lib/agent-voice/sandbox/, app-server-sandbox.test.ts) and
         // around the real codex (tests/codex-real/).
-        appServer: { command: fake.command, tools: referenceTools, keepWarmProcess: false, sandbox: "off", ...options.appServer },
+        appServer: {
+          command: fake.command,
+          tools: referenceTools,
+          keepWarmProcess: false,
+          sandbox: "off",
+          limits: { memoryMb: NODE_MEMORY_MB },
+          ...options.appServer,
+        },
       },
       ...(options.confirmTool === null ? {} : { confirmTool: options.confirmTool ?? referenceConfirmTool }),
     },

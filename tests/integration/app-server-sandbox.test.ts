@@ -38,6 +38,7 @@ describe("the agent sandbox cannot start", () => {
     }
     expect(await spawnedCount(h)).toBe(0);
     expect(await h.provider.agentVoiceState()).toBe("unavailable");
+    expect(await h.provider.agentVoiceLimits()).toBeNull();
 
     const lines = h.evidence.logs.filter((line) => line.message.includes("agent voice is unavailable"));
     expect(lines).toHaveLength(1);
@@ -95,6 +96,7 @@ describe("the agent sandbox's state", () => {
     const client = await h.signedIn();
     expect((await client.get("/realtime/app-server/status")).json()).toEqual({ available: true, sandbox: "bwrap" });
     expect(await h.provider.agentVoiceState()).toBe("sandboxed");
+    expect(await h.provider.agentVoiceLimits()).toMatch(/^(cgroup|rlimit)$/);
     expect(h.evidence.logs.filter((line) => line.message.includes("sandbox"))).toEqual([]);
   });
 
@@ -106,11 +108,13 @@ describe("the agent sandbox's state", () => {
     const client = await h.signedIn();
     expect((await client.get("/realtime/app-server/status")).json()).toEqual({ available: true, sandbox: "off" });
     expect(await h.provider.agentVoiceState()).toBe("unsandboxed");
+    expect(await h.provider.agentVoiceLimits()).toMatch(/^(cgroup|rlimit)$/);
     const { sessionId } = await h.startLive(client);
     expect((await client.request("DELETE", `/realtime/app-server/${sessionId}`)).status).toBe(200);
   });
 
   it("without agent voice the handler reports it off", async () => {
     expect(await createProviderHandler({ secrets: ["x".repeat(32)] }).agentVoiceState()).toBe("off");
+    expect(await createProviderHandler({ secrets: ["x".repeat(32)] }).agentVoiceLimits()).toBeNull();
   });
 });

@@ -5,7 +5,7 @@
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { runDoctor, type DoctorOptions } from "@/lib/doctor/run";
 import type { CheckResult } from "@/lib/doctor/types";
@@ -178,6 +178,27 @@ describe("the agent-voice checks (LWC_CODEX_COMMAND set)", () => {
     const results = await doctor({ env: env({ LWC_CODEX_COMMAND: join(root, "no-such-codex") }) });
     expect(row(results, "codex binary")).toMatchObject({ status: "fail", detail: expect.stringMatching(/could not be run/) });
     expect(row(results, "agent sandbox")).toMatchObject({ status: "ok", detail: expect.stringMatching(/bwrap/) });
+  });
+
+  it("the sandbox row names each codex process's limits and how they hold", async () => {
+    const results = await doctor({ env: env({ LWC_CODEX_COMMAND: join(root, "no-such-codex"), LWC_AGENT_MEMORY_MB: "300", LWC_AGENT_CPU_SECONDS: "90" }) });
+    expect(row(results, "agent sandbox").detail).toMatch(/each codex process: 300 MB of memory and .* \((a cgroup v2 group|rlimits)\), 90 s of CPU time, 64 MB in its home;/);
+  });
+
+  it("the sandbox row names what its own network reaches: the upstream's hosts and LWC_AGENT_SANDBOX_ALLOW_HOSTS", async () => {
+    const results = await doctor({ env: env({ LWC_CODEX_COMMAND: join(root, "no-such-codex"), LWC_AGENT_SANDBOX_ALLOW_HOSTS: "extra.example:8443" }) });
+    const mockHost = new URL(mock.codexBaseUrl).host;
+    expect(row(results, "agent sandbox").detail).toMatch(
+      new RegExp(`; its own network: only ${mockHost.replace(/\./g, "\\.")}(, [^ ]+)*, extra\\.example:8443, through the server's egress proxy$`),
+    );
+  });
+
+  it("a read-only path that holds the app's folder fails, naming it and the fix", async () => {
+    const results = await doctor({ env: env({ LWC_CODEX_COMMAND: join(root, "no-such-codex"), LWC_AGENT_SANDBOX_READONLY_PATHS: dirname(root) }) });
+    expect(row(results, "agent sandbox")).toMatchObject({
+      status: "fail",
+      detail: expect.stringContaining(`it would show ${dirname(root)}, which holds the app's folder`),
+    });
   });
 
   it("a sandbox that cannot be built fails with the fix", async () => {

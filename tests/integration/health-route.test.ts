@@ -5,13 +5,24 @@
  * (unless LWC_ALLOW_MEMORY_STORE=1) and a missing LWC_SECRET make the route answer `degraded` with
  * the reasons; on Vercel (VERCEL=1) the in-memory store refuses to start unless allowed.
  */
+import { dirname } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 const SECRET = "health-route-test-secret-0123456789abcdef";
 
 async function loadHealth(env: Record<string, string | undefined>) {
   vi.resetModules();
-  for (const name of ["LWC_SECRET", "LWC_ALLOW_MEMORY_STORE", "VERCEL", "UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN", "KV_REST_API_URL", "KV_REST_API_TOKEN"]) {
+  for (const name of [
+    "LWC_SECRET",
+    "LWC_ALLOW_MEMORY_STORE",
+    "VERCEL",
+    "UPSTASH_REDIS_REST_URL",
+    "UPSTASH_REDIS_REST_TOKEN",
+    "KV_REST_API_URL",
+    "KV_REST_API_TOKEN",
+    "LWC_CODEX_COMMAND",
+    "LWC_AGENT_SANDBOX_READONLY_PATHS",
+  ]) {
     vi.stubEnv(name, undefined);
   }
   for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
@@ -66,6 +77,20 @@ describe("/api/health and the production setup", () => {
       body: { status: "degraded", store: "unavailable", modelAccess: "on", agentVoice: "off", reasons: ["store_unavailable"] },
       cacheControl: "no-store",
     });
+  });
+});
+
+describe("/api/health with agent voice", () => {
+  const withAgent = { NODE_ENV: "development", LWC_CODEX_COMMAND: "true" };
+
+  it("says it runs sandboxed, and how each codex process's memory and process caps hold (cgroup or rlimit)", async () => {
+    const { body } = await health(withAgent);
+    expect(body).toEqual({ status: "ok", store: "ok", modelAccess: "on", agentVoice: "sandboxed", agentVoiceLimits: expect.stringMatching(/^(cgroup|rlimit)$/) });
+  });
+
+  it("says unavailable, and nothing about limits, when the sandbox would show the app's folder", async () => {
+    const { status, body } = await health({ ...withAgent, LWC_AGENT_SANDBOX_READONLY_PATHS: dirname(process.cwd()) });
+    expect({ status, body }).toEqual({ status: 200, body: { status: "ok", store: "ok", modelAccess: "on", agentVoice: "unavailable" } });
   });
 });
 

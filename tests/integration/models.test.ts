@@ -1,12 +1,16 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { CLIENT_VERSION } from "@/lib/upstream/config";
 import { closedPortUrl } from "@/test-support/upstream-helpers";
 import { createEvidence, findLeakedTokens, responsesBody, signIn, startHarness, type Harness } from "./harness";
 
 const evidence = createEvidence();
 let h: Harness;
+/** Above the mock's newest model, which it gates one minor above the pinned client version. */
+const [major, minor] = CLIENT_VERSION.split(".").map(Number) as [number, number];
+const ABOVE_EVERY_GATE = `${major}.${minor + 1}.1`;
 
 beforeAll(async () => {
-  h = await startHarness({ evidence, handler: { clientVersion: "0.170.1" } });
+  h = await startHarness({ evidence, handler: { clientVersion: ABOVE_EVERY_GATE } });
 });
 afterAll(() => h.close());
 beforeEach(() => h.mock.clearFaults());
@@ -29,10 +33,10 @@ describe("GET /models", () => {
     const reply = await client.get("/models");
     expect(reply.status).toBe(200);
     const body = reply.json<{ models: string[]; modelDetails: unknown[] }>();
-    // 0.170.1 reaches every model of the mock, the one gated one minor above the pinned version too.
+    // This client version reaches every model of the mock, the one gated one minor above the pinned version too.
     expect(body.models).toEqual(["gpt-6.1-sol", "gpt-6-astra", "gpt-6-sol", "gpt-6-luna", "gpt-7-sol", "gpt-5.5", "gpt-5.4-mini"]);
     const last = modelCalls().at(-1)!;
-    expect(last.query.client_version).toBe("0.170.1");
+    expect(last.query.client_version).toBe(ABOVE_EVERY_GATE);
     expect(last.headers["chatgpt-account-id"]).toBe("acct_demo");
   });
 

@@ -439,7 +439,7 @@ describe("POST /realtime: the voice model is a setting (LWC_REALTIME_MODEL)", ()
     expect(realtimeCalls().at(-1)!.body).toMatchObject({ session: { model: "gpt-realtime-1.5" } });
   });
 
-  it("unset, it is gpt-realtime-1.5, what codex 0.169.0 sends (docs/upstream.md)", async () => {
+  it("unset, it is gpt-realtime-1.5, what codex 0.171.0 sends (docs/upstream.md)", async () => {
     expect((await client.post("/realtime", { sdp: offer })).status).toBe(201);
     expect(realtimeCalls().at(-1)!.body).toMatchObject({ session: { model: "gpt-realtime-1.5" } });
   });

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { referenceConfirmTool, referenceTools } from "@/lib/agent-voice/tools";
 import { startMockUpstream, type MockUpstream } from "@/mock-upstream/server";
-import { createFakeAppServer, type FakeAppServer } from "@/test-support/fake-app-server/control";
+import { createFakeAppServer, NODE_MEMORY_MB, type FakeAppServer } from "@/test-support/fake-app-server/control";
 import { OFFER_SDP } from "./app-server-harness";
 import { createEvidence, findLeakedTokens, signIn, startHarness, type Harness, type TestClient } from "./harness";
 import { siwcHandlerOptions, signInWithSiwc } from "./siwc-proxy-support";
@@ -28,7 +28,7 @@ beforeAll(async () => {
         chatgptUrl: mock.url,
         rateLimit: false,
         // No spare process: any process in the fake's log was started for a request.
-        appServer: { command: fake.command, tools: referenceTools, keepWarmProcess: false, sandbox: "off" },
+        appServer: { command: fake.command, tools: referenceTools, keepWarmProcess: false, sandbox: "off", limits: { memoryMb: NODE_MEMORY_MB } },
       },
       confirmTool: referenceConfirmTool,
     }),

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMockUpstream, type MockUpstream } from "@/mock-upstream/server";
-import { createFakeAppServer, type FakeAppServer } from "@/test-support/fake-app-server/control";
+import { createFakeAppServer, NODE_MEMORY_MB, type FakeAppServer } from "@/test-support/fake-app-server/control";
 import { freePort } from "@/test-support/free-port";
 import { TEST_SECRET } from "./cluster";
 import { SessionClient } from "./session-client";
@@ -89,6 +89,8 @@ async function launch(how: "next" | "npm", port: number): Promise<ChildProcess> 
       LWC_CODEX_COMMAND: fake.command,
       // The fake writes its log into the test's control folder, which the sandbox hides.
       LWC_AGENT_SANDBOX: "off",
+      // The fake is a Node process: more data memory than codex's default cap from its start.
+      LWC_AGENT_MEMORY_MB: String(NODE_MEMORY_MB),
     },
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMockUpstream, type MockUpstream } from "@/mock-upstream/server";
-import { createFakeAppServer, type FakeAppServer } from "@/test-support/fake-app-server/control";
+import { createFakeAppServer, NODE_MEMORY_MB, type FakeAppServer } from "@/test-support/fake-app-server/control";
 import { freePort } from "@/test-support/free-port";
 import { untilWindowHasRoom } from "@/test-support/rate-limit-window";
 import { responsesBody, SessionClient } from "./session-client";
@@ -93,6 +93,8 @@ beforeAll(async () => {
       LWC_CODEX_COMMAND: fake.command,
       // The fake writes its log into the test's control folder, which the sandbox hides.
       LWC_AGENT_SANDBOX: "off",
+      // The fake is a Node process: more data memory than codex's default cap from its start.
+      LWC_AGENT_MEMORY_MB: String(NODE_MEMORY_MB),
       LWC_RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
     },
     stdio: ["ignore", "pipe", "pipe"],

@@ -5,8 +5,9 @@ import "server-only";
  * - the executable itself, symlinks resolved (`node_modules/.bin/codex` is a link into the package);
  * - its own folder, or, when it lives inside a `node_modules` folder, that whole `node_modules`
  *   (the codex launcher loads its platform package, a sibling, from there);
- * - for a script, its interpreter: `#!/usr/bin/env node` is looked up on the command's PATH,
- *   `#!/abs/path` is taken as written.
+ * - for a script, the program its `#!` line names and the interpreter that program runs:
+ *   `#!/usr/bin/env node` shows /usr/bin/env and the `node` found on the command's PATH,
+ *   `#!/bin/sh` shows /bin/sh.
  *
  * A wrapper script that runs something else by path (`exec /opt/codex/bin/codex`) needs that
  * something listed as an extra read-only path: only the first line of a script is read.
@@ -18,6 +19,8 @@ import { basename, delimiter, dirname, isAbsolute, join, resolve } from "node:pa
 export interface VisiblePath {
   host: string;
   inside: string;
+  /** Why it is shown: the refusal's log line says what to change. */
+  source: "system" | "command" | "extra" | "network";
 }
 
 interface CommandFiles {
@@ -66,14 +69,18 @@ function firstLine(file: string): string {
   }
 }
 
-/** The interpreter a `#!` line names (after `env` and its options), or undefined for a binary. */
-function shebangInterpreter(line: string): string | undefined {
+/**
+ * What a `#!` line runs: the program the kernel starts (`/usr/bin/env`, `/bin/sh`) and, after `env`
+ * and its options, the interpreter it looks up on PATH. Undefined for a binary.
+ */
+function shebang(line: string): { program: string; lookedUp?: string } | undefined {
   if (!line.startsWith("#!")) return undefined;
   const words = line.slice(2).trim().split(/\s+/).filter((word) => word !== "");
   const [program, ...rest] = words;
   if (!program) return undefined;
-  if (basename(program) !== "env") return program;
-  return rest.find((word) => !word.startsWith("-"));
+  if (basename(program) !== "env") return { program };
+  const lookedUp = rest.find((word) => !word.startsWith("-"));
+  return lookedUp ? { program, lookedUp } : { program };
 }
 
 /** Throws when the command or its interpreter cannot be found (the start then fails with that message). */
@@ -82,13 +89,17 @@ export function commandFiles(command: string, env: Record<string, string>): Comm
   if (!found) throw new Error(`the command ${JSON.stringify(command)} was not found or is not executable`);
   const executable = realpathSync(/* turbopackIgnore: true */ found);
   const folder = nearestNodeModules(executable) ?? dirname(executable);
-  const paths: VisiblePath[] = [{ host: folder, inside: folder }];
+  const paths: VisiblePath[] = [{ host: folder, inside: folder, source: "command" }];
 
-  const interpreter = shebangInterpreter(firstLine(executable));
-  if (interpreter) {
-    const where = isAbsolute(interpreter) ? interpreter : findExecutable(interpreter, env.PATH);
-    if (!where) throw new Error(`the interpreter ${JSON.stringify(interpreter)} of the command was not found on its PATH`);
-    paths.push({ host: realpathSync(where), inside: where });
+  const line = shebang(firstLine(executable));
+  if (line) {
+    if (!isAbsolute(line.program)) throw new Error(`the #! line of the command names ${JSON.stringify(line.program)}, not an absolute path`);
+    paths.push({ host: realpathSync(line.program), inside: line.program, source: "command" });
+    if (line.lookedUp) {
+      const where = isAbsolute(line.lookedUp) ? line.lookedUp : findExecutable(line.lookedUp, env.PATH);
+      if (!where) throw new Error(`the interpreter ${JSON.stringify(line.lookedUp)} of the command was not found on its PATH`);
+      paths.push({ host: realpathSync(where), inside: where, source: "command" });
+    }
   }
   return { executable, paths };
 }

@@ -9,9 +9,10 @@ import "server-only";
  *
  *   node relay.cjs <port> <proxy socket> <command> [args…]
  *
- * It never writes to stdout (codex's JSON-RPC channel); a failure is one stderr line starting
- * with RELAY_ERROR_PREFIX, and exit code 70. Plain CommonJS with node's own modules only: it runs
- * as a file of its own, outside the app's bundle.
+ * It never writes to stdout (codex's JSON-RPC channel) and keeps codex's stdout and stderr
+ * blocking; a failure to start is one stderr line starting with RELAY_ERROR_PREFIX, and exit code
+ * 70. Plain CommonJS with node's own modules only: it runs as a file of its own, outside the app's
+ * bundle.
  */
 
 export const RELAY_ERROR_PREFIX = "lwc-egress-relay:";
@@ -26,6 +27,14 @@ function fail(what, error) {
   process.stderr.write(${JSON.stringify(RELAY_ERROR_PREFIX)} + " " + what + ": " + ((error && error.code) || String(error)) + "\\n");
   process.exit(70);
 }
+
+// codex's stdout and stderr are the relay's own (the same open files). Node opens a pipe or socket
+// as process.stdout or process.stderr non-blocking, and does so on first use, which node itself
+// makes: stream.pipe() compares its destination with both, and every socket's destroy with
+// process.stderr. Left so, codex's long writes (a JSON-RPC line of megabytes) fail with EAGAIN.
+// So both are opened now, before codex starts, and set back to blocking. (stdin is never opened:
+// node would read it.)
+for (const stream of [process.stdout, process.stderr]) stream._handle?.setBlocking?.(true);
 
 const relay = net.createServer({ pauseOnConnect: true }, (client) => {
   const proxy = net.connect(socketPath);

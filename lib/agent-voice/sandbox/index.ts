@@ -12,6 +12,7 @@ import type { AgentSandbox, AgentSandboxName } from "./types";
 import { createUnsandboxed } from "./unsandboxed";
 
 export type { AgentSandbox, AgentSandboxName, SandboxStatus, SandboxLimits, SandboxSpawnRequest, SandboxedProcess } from "./types";
+export type { AgentLimits, ExceededLimit, LimitMechanism } from "./limits";
 export { createBwrapSandbox } from "./bwrap";
 export { createUnsandboxed } from "./unsandboxed";
 

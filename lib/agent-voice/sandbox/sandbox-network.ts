@@ -9,7 +9,7 @@ import "server-only";
  * Inside: `--unshare-net` (only a loopback interface), the egress folder bound read-only over
  * itself (codex cannot replace the socket or the relay), the server's node binary (that one file),
  * and the proxy variables pointing at the relay on 127.0.0.1:RELAY_PORT. The sandbox's first
- * process is `node relay.cjs RELAY_PORT proxy.sock <command…>`.
+ * process is `node --jitless relay.cjs RELAY_PORT proxy.sock <command…>`.
  */
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -26,6 +26,16 @@ const RELAY_PORT = 3128;
  */
 const PROXY_VARIABLES = ["HTTPS_PROXY", "HTTP_PROXY", "ALL_PROXY", "https_proxy", "http_proxy", "all_proxy"];
 
+/**
+ * The relay's node runs under the process limits too (local-limiter.ts limits the sandbox's whole
+ * process group once codex answered initialize). Node 24 reserves a 512 MiB code range for its JIT
+ * as private writable memory, which RLIMIT_DATA counts: measured 574 MB of data (VmData) for the
+ * idle relay, over the 512 MB default, so its next allocation failed ("Committing semi space
+ * failed") and the session ended. Without a JIT it holds 51 MB, and it never runs JavaScript that
+ * needs one: it only pipes sockets.
+ */
+const RELAY_NODE_FLAGS = ["--jitless"];
+
 export interface SandboxNetworkOptions {
   /** The only `host:port`s the proxy connects to. */
   allow: readonly EgressTarget[];
@@ -34,7 +44,9 @@ export interface SandboxNetworkOptions {
 }
 
 export interface SandboxNetwork {
-  /** bwrap arguments: the namespace and the read-only binds. Place after the home's bind. */
+  /** The egress folder on the host (and inside, at the same path): the proxy's socket and the relay. */
+  folder: string;
+  /** bwrap arguments: the namespace and the egress folder's read-only bind. Place after the home's. */
   args: string[];
   /** The proxy variables, added to the process's environment. */
   env: Record<string, string>;
@@ -74,9 +86,10 @@ export function openSandboxNetwork(homeDir: string, options: SandboxNetworkOptio
   const proxyUrl = `http://127.0.0.1:${RELAY_PORT}`;
   let closed: Promise<void> | undefined;
   return {
+    folder,
     args: ["--unshare-net", "--ro-bind", folder, folder],
     env: Object.fromEntries(PROXY_VARIABLES.map((name) => [name, proxyUrl])),
-    command: (command) => [relayNode(), relayPath, String(RELAY_PORT), socketPath, ...command],
+    command: (command) => [relayNode(), ...RELAY_NODE_FLAGS, relayPath, String(RELAY_PORT), socketPath, ...command],
     close: () =>
       (closed ??= proxy.close().then(() => rmSync(folder, { recursive: true, force: true }))),
   };

@@ -7,6 +7,7 @@ import "server-only";
  * Types only: lib/server imports them without loading anything Node-specific.
  */
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
+import type { AgentLimits, ExceededLimit, LimitMechanism } from "./limits";
 
 /** `LWC_AGENT_SANDBOX`: `bwrap` (default) or `off` (unsandboxed: see docs/agent-voice.md#the-sandbox). */
 export const AGENT_SANDBOX_NAMES = ["bwrap", "off"] as const;
@@ -22,6 +23,8 @@ export interface SandboxSpawnRequest {
   env: Record<string, string>;
   /** Its working folder, inside `homeDir`. */
   cwd: string;
+  /** Its limits (memory, processes, CPU time, the size of its home). */
+  limits: AgentLimits;
 }
 
 export interface SandboxedProcess {
@@ -31,10 +34,18 @@ export interface SandboxedProcess {
   terminate(): void;
   /** Ends everything in the sandbox at once (SIGKILL), also what the command started. Idempotent. */
   teardown(): void;
+  /**
+   * Puts everything in the sandbox under `limits` (memory, processes, CPU time). Call once the
+   * process answered `initialize`, before it serves anyone; throws when it cannot.
+   */
+  applyLimits(): Promise<void>;
+  /** After the process exited: the limit that ended it, if one did. Frees what the limits used. */
+  exceededLimit(exit: { code: number | null; signal: NodeJS.Signals | null }, stderrTail: string): ExceededLimit | undefined;
 }
 
 export type SandboxStatus =
-  | { available: true }
+  /** `limits`: how the memory and process caps hold here (a cgroup v2 group, or rlimits). */
+  | { available: true; limits: LimitMechanism }
   /** `reason`: what failed (for the log); `fix`: what an operator can do about it. */
   | { available: false; reason: string; fix: string };
 
@@ -55,8 +66,12 @@ export interface SandboxLimits {
 
 export interface AgentSandbox {
   readonly name: AgentSandboxName;
-  /** Whether processes can start in it. Checked once (a real start of a tiny program), then cached. */
-  status(): Promise<SandboxStatus>;
+  /**
+   * Whether a process for `command` can start in it: a real start of a tiny program and the limits
+   * probe (once, then cached), and for bwrap that nothing it would show holds the app's folder or
+   * an env file the app read (each call).
+   */
+  status(command: string): Promise<SandboxStatus>;
   /** Starts `request` inside. Call only after `status()` said it is available. */
   spawn(request: SandboxSpawnRequest): SandboxedProcess;
   /** What a process started for `command` can see and write. */

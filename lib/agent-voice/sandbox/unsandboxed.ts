@@ -2,17 +2,23 @@ import "server-only";
 /**
  * `LWC_AGENT_SANDBOX=off`: the codex process runs directly as the server's user. It gets only the
  * minimal environment, but it can read every file the server can read (the app's folder, `.env`,
- * /tmp, other processes' /proc/<pid>/environ): see docs/agent-voice.md#the-sandbox.
+ * /tmp, other processes' /proc/<pid>/environ): see docs/agent-voice.md#the-sandbox. Its memory,
+ * process and CPU limits still hold (its home's size does not: it writes on the host's disk).
  */
 import { spawn } from "node:child_process";
 import { findExecutable } from "./command-files";
+import { createLocalLimiter, type ProcessLimiter } from "./local-limiter";
 import { groupHandle } from "./process-group";
 import type { AgentSandbox } from "./types";
 
-export function createUnsandboxed(): AgentSandbox {
+export function createUnsandboxed(options: { limiter?: ProcessLimiter } = {}): AgentSandbox {
+  const limiter = options.limiter ?? createLocalLimiter();
   return {
     name: "off",
-    status: async () => ({ available: true }),
+    async status() {
+      const limits = await limiter.status();
+      return limits.available ? { available: true, limits: limits.mechanism } : limits;
+    },
     spawn(request) {
       const child = spawn(request.command, request.args, {
         cwd: request.cwd,
@@ -20,7 +26,7 @@ export function createUnsandboxed(): AgentSandbox {
         stdio: ["pipe", "pipe", "pipe"],
         detached: true,
       });
-      return groupHandle(child);
+      return groupHandle(child, limiter, request.limits);
     },
     limits(command, env) {
       const executable = findExecutable(command, env.PATH) ?? command;

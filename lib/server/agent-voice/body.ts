@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 
-/** The voices `codex app-server` 0.169.0 accepts (its RealtimeVoice enum). */
+/** The voices `codex app-server` 0.171.0 accepts (its RealtimeVoice enum, the same as 0.169.0's). */
 const REALTIME_VOICES = [
   "alloy", "arbor", "ash", "aube", "ballad", "breeze", "bubbie", "cedar", "coral", "cove", "echo", "ember",
   "haetsal", "hanul", "himari", "juniper", "leher", "maple", "marin", "miko", "neer", "porto", "rindo", "rio",
@@ -9,7 +9,12 @@ const REALTIME_VOICES = [
 ] as const;
 
 const startSchema = z.object({
-  sdp: z.string().min(1, "`sdp` must be the browser's offer SDP").refine((sdp) => sdp.startsWith("v=0"), "`sdp` must be an SDP offer (starting with v=0)"),
+  sdp: z
+    .string()
+    .min(1, "`sdp` must be the browser's offer SDP")
+    .refine((sdp) => sdp.startsWith("v=0"), "`sdp` must be an SDP offer (starting with v=0)")
+    // An offer without an audio section is refused before a codex process is spawned for it.
+    .refine((sdp) => /^m=audio /m.test(sdp), "`sdp` must offer an audio section (m=audio)"),
   session: z
     .object({
       voice: z.enum(REALTIME_VOICES).optional(),

@@ -10,7 +10,10 @@ import { isRefreshTokenInvalid } from "@/lib/upstream/errors";
 import type { LiveSessions } from "@/lib/agent-voice/live-sessions";
 import type { LiveSession } from "@/lib/agent-voice/live-session";
 import { isStartRefused, type StartRefusedError } from "@/lib/agent-voice/start-refused";
+import { isLiveSessionStartError } from "@/lib/agent-voice/start-failure";
+import type { LimitMechanism } from "@/lib/agent-voice/sandbox/limits";
 import type { AgentSandbox, SandboxStatus } from "@/lib/agent-voice/sandbox/types";
+import { isSandboxUnavailable } from "@/lib/agent-voice/sandbox/unavailable";
 import type { AppServerOptions } from "@/lib/agent-voice/types";
 import type { ModelBackends } from "../models/backend";
 import type { ServerContext } from "../context";
@@ -25,6 +28,8 @@ import type { SessionManager } from "../session/manager";
 import { parseConfirmBody, parseStartBody } from "./body";
 import { requireCapability } from "../session/capabilities";
 
+/** A start that failed for a reason not its own (a bug): the browser still gets a fixed sentence. */
+const START_FAILED_MESSAGE = "The agent could not start on this server. The server's log says why.";
 
 /** What /api/health reports for agent voice. */
 export type AgentVoiceState = "sandboxed" | "unsandboxed" | "unavailable";
@@ -64,17 +69,21 @@ export function createAppServerRoutes(
         "Use it only where bubblewrap cannot run; see docs/agent-voice.md#the-sandbox.",
     );
   }
-  let unavailableLogged = false;
-  /** Whether codex processes can start (probed once); the first "no" is logged with how to fix it. */
+  let loggedReason: string | undefined;
+  /** Logs why agent voice is unavailable and how to fix it, once for each reason. */
+  function logUnavailable(name: string, reason: string, fix: string): void {
+    if (loggedReason === reason) return;
+    loggedReason = reason;
+    options.logger.error(`${LOG_PREFIX} agent voice is unavailable: its ${name} sandbox cannot start (${reason}). ${fix}`);
+  }
+  /**
+   * Whether codex processes can start: the sandbox's probe (once) and, each time, that it would not
+   * show the app's folder or an env file the app read.
+   */
   async function sandboxStatus(): Promise<SandboxStatus & { name: string }> {
     const resolved = await sandbox;
-    const status = await resolved.status();
-    if (!status.available && !unavailableLogged) {
-      unavailableLogged = true;
-      options.logger.error(
-        `${LOG_PREFIX} agent voice is unavailable: its ${resolved.name} sandbox cannot start (${status.reason}). ${status.fix}`,
-      );
-    }
+    const status = await resolved.status(appServer.command);
+    if (!status.available) logUnavailable(resolved.name, status.reason, status.fix);
     return { ...status, name: resolved.name };
   }
   // Probe at start-up, so the log says it before anyone presses Start.
@@ -168,9 +177,16 @@ export function createAppServerRoutes(
       return jsonResponse({ sessionId: live.id, sdp: live.answerSdp }, { status: 201 });
     } catch (error) {
       if (isStartRefused(error)) return refusedResponse(error);
-      const message = error instanceof Error ? error.message : "unknown error";
-      options.logger.warn(`${LOG_PREFIX} realtime app-server start failed: ${message.slice(0, 200)}`);
-      return errorResponse("realtime_app_server_start_failed", { message });
+      if (isSandboxUnavailable(error)) {
+        logUnavailable((await sandbox).name, error.reason, error.fix);
+        throw new ApiError("agent_sandbox_unavailable");
+      }
+      // The browser gets a fixed sentence; the command, paths and codex's or the sandbox's words go to the log only.
+      const detail = isLiveSessionStartError(error) ? error.detail : describeErrorForLog(error);
+      options.logger.warn(`${LOG_PREFIX} realtime app-server start failed: ${detail.slice(0, 400)}`);
+      return errorResponse("realtime_app_server_start_failed", {
+        message: isLiveSessionStartError(error) ? error.message : START_FAILED_MESSAGE,
+      });
     }
   };
 
@@ -294,6 +310,11 @@ export function createAppServerRoutes(
       const current = await sandboxStatus();
       if (!current.available) return "unavailable";
       return current.name === "off" ? "unsandboxed" : "sandboxed";
+    },
+    /** For /api/health: how each codex process's memory and process caps hold (null while agent voice is unavailable). */
+    async limits(): Promise<LimitMechanism | null> {
+      const current = await sandboxStatus();
+      return current.available ? current.limits : null;
     },
     /** Shutdown: every live session and codex process. */
     async close(): Promise<void> {

@@ -47,7 +47,7 @@ export interface RealtimeOptions {
   allowedModels?: string[];
   /**
    * The voice model a codex-transport `POST /realtime` asks for when its `session.model` names none
-   * (`LWC_REALTIME_MODEL`). Default `gpt-realtime-1.5`, what the pinned codex 0.169.0 sends. Must be
+   * (`LWC_REALTIME_MODEL`). Default `gpt-realtime-1.5`, what the pinned codex 0.171.0 sends. Must be
    * one of `allowedModels` when that is set. The web transports keep their own (`auto`).
    */
   model?: string;
