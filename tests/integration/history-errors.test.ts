@@ -172,6 +172,30 @@ describe("a database that cannot be reached", () => {
     expect((await client.post("/responses", responsesBody("hello"))).status).toBe(200);
   });
 
+  it("a database held up in another instance's migration costs /responses nothing: the call goes without the person's instructions", async () => {
+    const postgres = await startPostgresServer();
+    try {
+      const url = await postgres.createDatabase("held_migration");
+      // Another instance in the middle of a long migration holds the migration lock.
+      const { Client } = await import("pg");
+      const other = new Client({ connectionString: url });
+      await other.connect();
+      await other.query("SELECT pg_advisory_lock(3141592034)");
+      try {
+        const harness = await historyHarness({}, { engine: "postgres", url });
+        const client = await signedIn(harness);
+        const reply = await client.post("/responses", responsesBody("hello"));
+        expect(reply.status).toBe(200);
+        expect(reply.text).toContain("response.completed");
+        expect(evidence.logs.some((log) => log.message.includes("the person's instructions could not be read"))).toBe(true);
+      } finally {
+        await other.end();
+      }
+    } finally {
+      await postgres.stop();
+    }
+  });
+
   it("a second process on one embedded data folder is refused, saying who holds it", async () => {
     const location = embedded();
     const first = await historyHarness({}, location);

@@ -28,6 +28,9 @@ export async function startCluster(extraEnv: Record<string, string> = {}): Promi
     LWC_SECRET: TEST_SECRET,
     UPSTASH_REDIS_REST_URL: bridge.url,
     UPSTASH_REDIS_REST_TOKEN: token,
+    // Sessions and limits are under test here unless a database is given (history-instances.test.ts):
+    // two embedded databases starting would only load the machine.
+    ...(extraEnv.DATABASE_URL ? {} : { LWC_CHAT_HISTORY: "browser" }),
     ...extraEnv,
   };
   const [a, b] = await Promise.all([startNextServer(env), startNextServer(env)]);

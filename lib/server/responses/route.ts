@@ -31,6 +31,9 @@ function asksForPictures(body: Record<string, unknown>): boolean {
  * backend (lib/server/models/backend.ts) makes the call: ChatGPT's for a device-code login (its
  * dialects and retries), the SIWC API for a SIWC session (no retries).
  */
+/** How long a model call waits for the history database to give the person's instructions. */
+const INSTRUCTIONS_WAIT_MS = 2_000;
+
 export function createResponsesRoute(
   ctx: ServerContext,
   manager: SessionManager,
@@ -41,15 +44,23 @@ export function createResponsesRoute(
 
   /**
    * The person's own instructions below the server's (docs/history.md), when history is on. Read
-   * from the store's per-account cache; a database that cannot be reached costs the call nothing.
+   * from the store's per-account cache; a database that cannot be reached, or is still opening
+   * (an embedded one on a busy machine, another instance's migration), costs the call at most
+   * INSTRUCTIONS_WAIT_MS.
    */
   async function withPersonsOwn<B extends Record<string, unknown>>(body: B, record: AuthenticatedRecord): Promise<B> {
     if (!history) return body;
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`not ready within ${INSTRUCTIONS_WAIT_MS} ms`)), INSTRUCTIONS_WAIT_MS);
+    });
     try {
-      return withPersonInstructions(body, await history.instructionsFor(record.account.accountId));
+      return withPersonInstructions(body, await Promise.race([history.instructionsFor(record.account.accountId), waited]));
     } catch (error) {
       options.logger.warn(`${LOG_PREFIX} chat history: the person's instructions could not be read (${describeErrorForLog(error)}); sent without them`);
       return body;
+    } finally {
+      clearTimeout(timer);
     }
   }
 
