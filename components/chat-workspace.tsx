@@ -3,6 +3,7 @@
 import { lazy, Suspense, useCallback, useState, type Ref } from "react";
 import type { ChatUIMessage } from "@/lib/client/chat-turns";
 import { createConversationInbox } from "@/lib/client/conversation-inbox";
+import { forgetToldWhereChatsAre } from "@/lib/client/history-choice";
 import { transcriptToMessages } from "@/lib/client/realtime-chat-messages";
 import type { SessionUser, SiwcSessionInfo } from "@/lib/client/session-state";
 import { AppHeader } from "./app-header";
@@ -17,14 +18,28 @@ import { useConversationPanel } from "./conversations/use-conversation-panel";
 import { useConversations } from "./conversations/use-conversations";
 import { useDocumentTitle } from "./conversations/use-document-title";
 import { useSearchShortcut } from "./conversations/use-search-shortcut";
+import { HistoryNotice } from "./history/history-notice";
+import { useHistorySync } from "./history/use-history-sync";
+import { usePersistentStorage } from "./history/use-persistent-storage";
+import { useToldWhereChatsAre } from "./history/use-told-where-chats-are";
 import { KeyboardShortcutsDialog } from "./keyboard-shortcuts-dialog";
 import { SignOutDialog } from "./sign-in/sign-out-dialog";
 import { useKeyboardShortcuts } from "./use-keyboard-shortcuts";
 import { VoiceDialog } from "./voice/voice-dialog";
 
-// The search (with its index library) loads when first wanted, not with the chat.
+// The search (with its index library), Chat settings and Share load when first wanted, not with the chat.
 const loadSearchDialog = () => import("./conversations/conversation-search-dialog");
 const ConversationSearchDialog = lazy(loadSearchDialog);
+const loadSettingsDialog = () => import("./history/history-settings-dialog");
+const HistorySettingsDialog = lazy(loadSettingsDialog);
+const ShareDialog = lazy(() => import("./history/share-dialog"));
+
+/** Where the list says the chats are kept. */
+const STORAGE_NOTES = {
+  server: "Kept on the server and in this browser: every device you sign in from shows them.",
+  device: "Kept in this browser only: you chose to keep chats on this device.",
+  browser: "Kept in this browser only, never on the server.",
+} as const;
 const CHAT_HEADING_ID = "chat-heading";
 const NEW_CHAT_TITLE = "New chat";
 
@@ -51,6 +66,8 @@ interface ChatWorkspaceProps {
   onEnablePlanUsage?: () => void;
   /** The page is on its way to ChatGPT. */
   redirecting?: boolean;
+  /** Where the server keeps chats (the session's `history`); absent: it does not say (the browser keeps them). */
+  history?: "server" | "browser";
 }
 
 /** The signed-in screen: header, conversation list, the open conversation and its model controls. */
@@ -67,17 +84,23 @@ export function ChatWorkspace({
   onDismissPlanNotice = () => {},
   onEnablePlanUsage = () => {},
   redirecting = false,
+  history: serverHistory,
 }: ChatWorkspaceProps) {
   const calls = useChatCalls({ siwc, webSearchAvailable, onSessionLost });
-  const conversations = useConversations(user.accountId);
+  // Commands for the open conversation: a search result's message to show, a voice call's transcript, changes made elsewhere.
+  const [inbox] = useState(createConversationInbox);
+  const history = useHistorySync(user.accountId, serverHistory);
+  const conversations = useConversations(user.accountId, history, inbox);
+  const persisted = usePersistentStorage();
+  const told = useToldWhereChatsAre(user.accountId);
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const [sharing, setSharing] = useState<{ id: string; title: string; leafId?: string } | null>(null);
   const files = useConversationFiles(conversations);
   const panel = useConversationPanel();
   const [shortcutsOpen, setShortcutsOpen] = useState(false);
   const [signOutAsked, setSignOutAsked] = useState(false);
   const [voiceOpen, setVoiceOpen] = useState(false);
   const [searchOpen, setSearchOpen] = useState(false);
-  // Commands for the open conversation: a search result's message to show, a voice call's transcript.
-  const [inbox] = useState(createConversationInbox);
 
   // Signed in, the header and the tab name the open conversation (the sign-in screen's title comes back on sign-out).
   const title = conversations.list.find((conversation) => conversation.id === conversations.active?.id)?.title ?? NEW_CHAT_TITLE;
@@ -121,6 +144,11 @@ export function ChatWorkspace({
     onSignOut();
   };
 
+  const titleOf = (id: string) => conversations.list.find((conversation) => conversation.id === id)?.title ?? "A deleted chat";
+  const share = (id: string) => {
+    closeDrawer();
+    void conversations.read(id).then((found) => setSharing({ id, title: found?.title ?? titleOf(id), leafId: found?.messages.at(-1)?.id }));
+  };
   const list = (
     <ConversationPanel
       conversations={conversations}
@@ -129,6 +157,8 @@ export function ChatWorkspace({
       onNew={() => newChat()}
       onSearch={openSearch}
       onSearchIntent={() => void loadSearchDialog()}
+      storageNote={STORAGE_NOTES[history.place]}
+      onShare={history.place === "server" ? share : undefined}
     />
   );
   const active = conversations.active;
@@ -142,6 +172,8 @@ export function ChatWorkspace({
         onOpenConversations={panel.show}
         conversationsButtonOnWide={panel.sidebarHidden}
         onSignOut={() => setSignOutAsked(true)}
+        onSettings={() => setSettingsOpen(true)}
+        onSettingsIntent={() => void loadSettingsDialog()}
         signingOut={signingOut}
         showPlan={!siwc}
       />
@@ -151,9 +183,12 @@ export function ChatWorkspace({
         onCancel={() => setSignOutAsked(false)}
         onSignOut={() => {
           setSignOutAsked(false);
+          forgetToldWhereChatsAre(user.accountId);
           onSignOut();
         }}
         onSignOutAndForget={() => void signOutAndForget()}
+        keptOnServer={history.place === "server"}
+        onExport={conversations.list.length > 0 ? () => void files.exportAll() : undefined}
       />
 
       <div className="flex min-h-0 flex-1">
@@ -179,6 +214,20 @@ export function ChatWorkspace({
             onNewChatWith={newChat}
             onSignInAgain={onSignInAgain}
             onVoice={() => setVoiceOpen(true)}
+            onSent={told.remember}
+            historyNotice={
+              <HistoryNotice
+                place={history.place}
+                tell={!told.told}
+                onKeepHere={() => {
+                  history.choosePlace("device");
+                  told.remember();
+                }}
+                onDismiss={told.remember}
+                note={history.note}
+                onDismissNote={history.dismissNote}
+              />
+            }
           />
         </main>
       </div>
@@ -193,6 +242,16 @@ export function ChatWorkspace({
             }}
             onClose={() => setSearchOpen(false)}
           />
+        </Suspense>
+      )}
+      {settingsOpen && (
+        <Suspense fallback={null}>
+          <HistorySettingsDialog history={history} serverHistory={serverHistory === "server"} persisted={persisted} titleOf={titleOf} onClose={() => setSettingsOpen(false)} />
+        </Suspense>
+      )}
+      {sharing && (
+        <Suspense fallback={null}>
+          <ShareDialog history={history} conversationId={sharing.id} title={sharing.title} leafId={sharing.leafId} onClose={() => setSharing(null)} />
         </Suspense>
       )}
       <UndoToasts deletions={conversations.pendingDeletions} onUndo={conversations.undoRemove} onFocusLost={() => document.getElementById(CHAT_HEADING_ID)?.focus()} />

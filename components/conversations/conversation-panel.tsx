@@ -13,10 +13,14 @@ interface ConversationPanelProps {
   onSearch: () => void;
   /** The pointer is on its way to Search chats: its code starts loading. */
   onSearchIntent: () => void;
+  /** Where the chats are kept, in one line. */
+  storageNote?: string;
+  /** Share a conversation (only where the server keeps chats). */
+  onShare?: (id: string) => void;
 }
 
 /** The conversation list with Export all and Import under it: the sidebar's and the drawer's content. */
-export function ConversationPanel({ conversations, files, onOpen, onNew, onSearch, onSearchIntent }: ConversationPanelProps) {
+export function ConversationPanel({ conversations, files, onOpen, onNew, onSearch, onSearchIntent, storageNote, onShare }: ConversationPanelProps) {
   return (
     <ConversationList
       conversations={conversations.list}
@@ -38,6 +42,8 @@ export function ConversationPanel({ conversations, files, onOpen, onNew, onSearc
         />
       }
       persistent={conversations.persistent}
+      storageNote={storageNote}
+      onShare={onShare}
     />
   );
 }

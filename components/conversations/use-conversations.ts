@@ -2,7 +2,10 @@
 
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { ChatUIMessage } from "@/lib/client/chat-turns";
+import type { ConversationInbox } from "@/lib/client/conversation-inbox";
+import { treeOfConversation } from "@/lib/client/conversation-record";
 import { messagesAfterReload } from "@/lib/client/interrupted-answers";
+import { EMPTY_TREE, type MessageTree } from "@/lib/client/message-tree";
 import type { ExportedConversation } from "@/lib/client/conversation-export";
 import type { ConversationPersistence } from "@/lib/client/conversation-saver";
 import { NEW_CHAT_DRAFT, type Conversation, type ConversationSummary } from "@/lib/client/conversation-store";
@@ -14,9 +17,22 @@ import { usePendingDeletions, type PendingDeletion } from "./use-pending-deletio
 /** The conversation on screen. `saved` is false for a new chat until its first message. */
 interface ActiveConversation {
   id: string;
+  /** The branch shown. */
   messages: ChatUIMessage[];
+  /** Every message of the conversation, the other versions included. */
+  tree: MessageTree;
   draft: string;
   saved: boolean;
+}
+
+/** How the conversations reach the server and the account's other tabs (components/history/use-history-sync). */
+export interface ConversationSync {
+  /** Queue writes for the server. */
+  queue: boolean;
+  /** After a write: the other tabs read it again, and the server gets it soon. */
+  announce(conversationIds: string[]): void;
+  /** Hears of conversations changed elsewhere ("all": every one may have); returns the way to stop. */
+  subscribe(listener: (changed: string[] | "all") => void): () => void;
 }
 
 export interface Conversations {
@@ -56,8 +72,14 @@ function showInUrl(id: string | null, mode: "push" | "replace"): void {
  * The account's conversations in this browser: which one is open (from the URL, else the one open
  * last), the list for the sidebar, and keeping messages and drafts as they change.
  */
-export function useConversations(accountId: string): Conversations {
+export function useConversations(accountId: string, sync: ConversationSync, inbox: ConversationInbox): Conversations {
   const { store, storeRef, persistent, list, refreshList } = useConversationList(accountId);
+  const syncRef = useRef(sync);
+  useEffect(() => {
+    syncRef.current = sync;
+  }, [sync]);
+  // Messages taken out for good, removed with the conversation's next save.
+  const removalsRef = useRef(new Map<string, string[]>());
   const [active, setActive] = useState<ActiveConversation | null>(null);
   // Callbacks read these, so their identity never changes with the data (the open conversation's saver depends on them).
   const activeRef = useRef<ActiveConversation | null>(null);
@@ -75,14 +97,15 @@ export function useConversations(accountId: string): Conversations {
       if (!current) return;
       const found = id ? await current.get(accountId, id) : undefined;
       if (found) {
+        const { tree, path } = treeOfConversation(found);
         show(
-          { id: found.id, messages: messagesAfterReload(found.messages), draft: await current.getDraft(accountId, found.id), saved: true },
+          { id: found.id, messages: messagesAfterReload(path), tree, draft: await current.getDraft(accountId, found.id), saved: true },
           { createdAt: found.createdAt, title: found.title, titleEdited: found.titleEdited },
         );
         writeStored(openPointerKey(accountId), found.id);
         showInUrl(found.id, "replace");
       } else {
-        show({ id: crypto.randomUUID(), messages: [], draft: await current.getDraft(accountId, NEW_CHAT_DRAFT), saved: false }, null);
+        show({ id: crypto.randomUUID(), messages: [], tree: EMPTY_TREE, draft: await current.getDraft(accountId, NEW_CHAT_DRAFT), saved: false }, null);
         showInUrl(null, "replace");
       }
     },
@@ -115,19 +138,27 @@ export function useConversations(accountId: string): Conversations {
         activeRef.current = { ...conversation, saved: true };
         setActive((shown) => (shown?.id === conversation.id ? { ...shown, saved: true } : shown));
       }
+      const removedIds = removalsRef.current.get(conversationId) ?? [];
+      removalsRef.current.delete(conversationId);
       void current
-        .save({ id: conversation.id, accountId, ...meta, updatedAt: now, messages })
-        .then(async () => {
+        .saveBranch(accountId, conversation.id, { path: messages, ...meta, removedIds }, { queue: syncRef.current.queue })
+        .then(async (kept) => {
           if (firstSave) {
             await current.setDraft(accountId, NEW_CHAT_DRAFT, "");
             writeStored(openPointerKey(accountId), conversation.id);
             showInUrl(conversation.id, "replace");
           }
+          if (kept) syncRef.current.announce([conversation.id]);
           await refreshList();
         });
     },
     [accountId, refreshList, storeRef],
   );
+
+  const removeMessages = useCallback((conversationId: string, messageIds: readonly string[]) => {
+    const waiting = removalsRef.current.get(conversationId) ?? [];
+    removalsRef.current.set(conversationId, [...waiting, ...messageIds]);
+  }, []);
 
   const saveDraft = useCallback(
     (conversationId: string, text: string) => {
@@ -152,7 +183,7 @@ export function useConversations(accountId: string): Conversations {
       removeStored(openPointerKey(accountId));
       showInUrl(null, "push");
       const id = crypto.randomUUID();
-      show({ id, messages: carried, draft, saved: false }, null);
+      show({ id, messages: carried, tree: EMPTY_TREE, draft, saved: false }, null);
       // A chat that starts with carried messages is worth keeping at once.
       if (carried.length > 0) saveMessages(id, carried);
     },
@@ -164,7 +195,10 @@ export function useConversations(accountId: string): Conversations {
       const trimmed = title.trim();
       if (!trimmed) return;
       if (activeRef.current?.id === id && metaRef.current) metaRef.current = { ...metaRef.current, title: trimmed, titleEdited: true };
-      void storeRef.current?.rename(accountId, id, trimmed).then(refreshList);
+      void storeRef.current?.rename(accountId, id, trimmed, { queue: syncRef.current.queue }).then(() => {
+        syncRef.current.announce([id]);
+        return refreshList();
+      });
     },
     [accountId, refreshList, storeRef],
   );
@@ -173,7 +207,13 @@ export function useConversations(accountId: string): Conversations {
   useEffect(() => {
     listRef.current = list;
   }, [list]);
-  const deleteNow = useCallback(async (id: string) => storeRef.current?.remove(accountId, id), [accountId, storeRef]);
+  const deleteNow = useCallback(
+    async (id: string) => {
+      await storeRef.current?.remove(accountId, id, { queue: syncRef.current.queue });
+      syncRef.current.announce([id]);
+    },
+    [accountId, storeRef],
+  );
   const deletions = usePendingDeletions(deleteNow, refreshList);
   const { start: startDeletion, undo: undoRemove, isPending } = deletions;
 
@@ -201,14 +241,38 @@ export function useConversations(accountId: string): Conversations {
       const added = await current.addMissing(
         accountId,
         incoming.map((conversation) => ({ ...conversation, accountId })),
+        { queue: syncRef.current.queue },
       );
+      syncRef.current.announce(added);
       await refreshList();
       return added.length;
     },
     [accountId, refreshList, undoRemove, storeRef],
   );
 
-  const persistence = useMemo<ConversationPersistence>(() => ({ saveMessages, saveDraft }), [saveMessages, saveDraft]);
+  const persistence = useMemo<ConversationPersistence>(() => ({ saveMessages, removeMessages, saveDraft }), [saveMessages, removeMessages, saveDraft]);
+
+  // What another tab or device changed: the list, and the open conversation (or a new chat when it was deleted there).
+  const { subscribe } = sync;
+  useEffect(
+    () =>
+      subscribe((changed) => {
+        void refreshList();
+        const open = activeRef.current;
+        const current = storeRef.current;
+        if (!open?.saved || !current || (changed !== "all" && !changed.includes(open.id))) return;
+        void current.get(accountId, open.id).then((found) => {
+          if (activeRef.current?.id !== open.id) return;
+          if (!found) {
+            startNew();
+            return;
+          }
+          metaRef.current = { createdAt: found.createdAt, title: found.title, titleEdited: found.titleEdited };
+          inbox.post(open.id, { type: "remote", tree: treeOfConversation(found).tree });
+        });
+      }),
+    [subscribe, accountId, inbox, refreshList, startNew, storeRef],
+  );
 
   const forgetThisDevice = useCallback(async () => {
     await storeRef.current?.forgetAccount(accountId);
