@@ -116,6 +116,7 @@ export function UserMessage({ message, editing, onStartEdit, onCancelEdit, onSub
           </div>
         )}
         {text && <div
+          data-testid="question-text"
           dir="auto"
           className={`max-w-full rounded-[1.25rem] bg-user-bubble px-4 py-2.5 text-[15px] leading-6 whitespace-pre-wrap [overflow-wrap:anywhere] text-foreground ${failed ? "opacity-70" : ""}`}
         >

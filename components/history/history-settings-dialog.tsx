@@ -74,7 +74,7 @@ export default function HistorySettingsDialog({ history, serverHistory, persiste
               : "This browser may clear its copy when space runs low (it did not agree to keep it)."}
           </p>
         </section>
-        {place === "server" && <InstructionsSection key={history.instructions.rev} text={history.instructions.text} save={history.saveInstructions} />}
+        {place === "server" && <InstructionsSection text={history.instructions.text} save={history.saveInstructions} />}
         {place === "server" && <SharesSection api={history.api} titleOf={titleOf} />}
         {serverHistory && (
           <DeleteHistorySection

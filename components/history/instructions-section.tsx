@@ -13,6 +13,12 @@ interface InstructionsSectionProps {
 export function InstructionsSection({ text, save }: InstructionsSectionProps) {
   const [draft, setDraft] = useState(text);
   const [state, setState] = useState<"idle" | "saving" | "saved" | "failed">("idle");
+  // Instructions that arrive from another device show here, unless the person is typing.
+  const [shown, setShown] = useState(text);
+  if (text !== shown) {
+    setShown(text);
+    if (draft === shown) setDraft(text);
+  }
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setState("saving");

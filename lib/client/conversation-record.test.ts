@@ -67,6 +67,11 @@ describe("a tab's save", () => {
     expect(ids(stale.messages)).toEqual(["q1", "a1", "q3", "a3"]);
   });
 
+  it("the title follows the first question as first asked, not its edit", () => {
+    const first = saved(undefined, [user("q1", "Trip to Kyoto"), answer("a1")], 100);
+    expect(saved(first, [user("q1b", "Trip to Nara")], 200).title).toBe("Trip to Kyoto");
+  });
+
   it("a title the person gave stays when a tab saves with the first question's", () => {
     const renamed = { ...saved(undefined, [user("q1", "hello")], 100), title: "Mine", titleEdited: true };
     expect(saved(renamed, [user("q1", "hello"), answer("a1")], 200)).toMatchObject({ title: "Mine", titleEdited: true });

@@ -37,9 +37,18 @@ export function conversationWithTree(conversation: Conversation, tree: MessageTr
   return { ...conversation, messages: [...path], otherMessages, links, removedMessages: Object.fromEntries(tree.removed) };
 }
 
-function titleFor(path: readonly ChatUIMessage[]): string {
-  const first = path.find((message) => message.role === "user");
-  return titleFromText(first ? textOf(first) : "");
+/**
+ * The title that follows the conversation's first question as it was first asked: an edit of it, or
+ * another version shown, does not rename the conversation.
+ */
+function titleFor(tree: MessageTree, path: readonly ChatUIMessage[]): string {
+  let first: TreeMessage | undefined;
+  for (const node of tree.nodes.values()) {
+    if (node.link.parentId !== null || node.message.role !== "user") continue;
+    if (!first || node.link.createdAt < first.link.createdAt) first = node;
+  }
+  const question = first?.message ?? path.find((message) => message.role === "user");
+  return titleFromText(question ? textOf(question) : "");
 }
 
 /** What a tab saves: the branch on screen, the conversation's title and start, and messages it took out for good. */
@@ -99,7 +108,7 @@ export function mergeLocalSave(
 
   // A title the person gave (here or on another device) stays; otherwise it follows the first question.
   const titleEdited = stored?.titleEdited === true || save.titleEdited;
-  const title = stored?.titleEdited ? stored.title : save.titleEdited ? save.title : titleFor(path);
+  const title = stored?.titleEdited ? stored.title : save.titleEdited ? save.title : titleFor(merged, path);
   const titleChanged = !stored || stored.title !== title || stored.titleEdited !== titleEdited;
   const pathChanged = !stored || stored.messages.length !== path.length || stored.messages.some((message, index) => message.id !== path[index]!.id);
   if (!titleChanged && !pathChanged && written.length === 0 && deletedMessages.length === 0 && stored?.links) return undefined;
@@ -191,7 +200,7 @@ export function applyRemote(
   };
   const merged: Conversation = { ...base, ...fields };
   // A title nobody set (the server's "New chat" for a conversation known from its messages) follows the first question.
-  if (!merged.titleEdited && !(merged.revs?.title)) merged.title = titleFor(path);
+  if (!merged.titleEdited && !(merged.revs?.title)) merged.title = titleFor(tree, path);
   return conversationWithTree(merged, tree, path);
 }
 
