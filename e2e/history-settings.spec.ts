@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { expect, test } from "./fixtures";
 import { ACROSS_DEVICES, signedInDevice } from "./pages/history-page";
 import { expectedReply } from "./support/mock-replies";
+import { signInThroughControlApi } from "./support/sign-in";
 import { storedConversation, storeConversations } from "./support/stored-conversations";
 
 /**
@@ -90,6 +91,17 @@ test.describe("where chats are kept, and the person's settings", () => {
     await expect(phone.tab.chat.conversationItems).toHaveCount(0, ACROSS_DEVICES);
     await laptop.context.close();
     await phone.context.close();
+  });
+
+  test("forgetting this device loses nothing the server keeps: signing in again brings the chats back", async ({ page, signedInChat: chat, mock, account }) => {
+    await chat.sendAndWaitForReply("kept on the server", expectedReply("kept on the server"));
+    await chat.signOutButton.click();
+    await expect(page.getByTestId("sign-out-dialog")).toContainText("the server keeps them");
+    await expect(page.getByTestId("sign-out-export")).toHaveCount(0);
+    await page.getByTestId("sign-out-forget").click();
+    await expect(page.getByTestId("sign-in-button")).toBeVisible();
+    const again = await signInThroughControlApi(page, mock, account);
+    await expect(again.conversation("kept on the server")).toBeVisible(ACROSS_DEVICES);
   });
 
   test("the server's data folder holds no message text", async ({ browser, mock, account }) => {
