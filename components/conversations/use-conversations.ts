@@ -9,8 +9,10 @@ import { EMPTY_TREE, type MessageTree } from "@/lib/client/message-tree";
 import type { ExportedConversation } from "@/lib/client/conversation-export";
 import type { ConversationPersistence } from "@/lib/client/conversation-saver";
 import { NEW_CHAT_DRAFT, type Conversation, type ConversationSummary } from "@/lib/client/conversation-store";
-import { clearAppStorage, readStored, removeStored, writeStored } from "@/lib/client/local-preferences";
+import { readStored, removeStored, writeStored } from "@/lib/client/local-preferences";
 import { addressShowing, conversationIdIn, metaForSave, openPointerKey, type ConversationMeta } from "@/lib/client/open-conversation";
+import { useChangesElsewhere } from "./use-changes-elsewhere";
+import { useConversationCopies } from "./use-conversation-copies";
 import { useConversationList } from "./use-conversation-list";
 import { usePendingDeletions, type PendingDeletion } from "./use-pending-deletions";
 
@@ -26,7 +28,7 @@ interface ActiveConversation {
 }
 
 /** How the conversations reach the server and the account's other tabs (components/history/use-history-sync). */
-export interface ConversationSync {
+interface ConversationSync {
   /** Queue writes for the server. */
   queue: boolean;
   /** After a write: the other tabs read it again, and the server gets it soon. */
@@ -225,59 +227,23 @@ export function useConversations(accountId: string, sync: ConversationSync, inbo
     [startDeletion, startNew],
   );
 
-  const readAll = useCallback(async () => {
-    const all = (await storeRef.current?.all(accountId)) ?? [];
-    return all.filter((conversation) => !isPending(conversation.id));
-  }, [accountId, isPending, storeRef]);
-
-  const read = useCallback(async (id: string) => storeRef.current?.get(accountId, id), [accountId, storeRef]);
-
-  const addConversations = useCallback(
-    async (incoming: ExportedConversation[]) => {
-      const current = storeRef.current;
-      if (!current) return 0;
-      // A file that holds a conversation being deleted asks to keep it.
-      for (const conversation of incoming) undoRemove(conversation.id);
-      const added = await current.addMissing(
-        accountId,
-        incoming.map((conversation) => ({ ...conversation, accountId })),
-        { queue: syncRef.current.queue },
-      );
-      syncRef.current.announce(added);
-      await refreshList();
-      return added.length;
-    },
-    [accountId, refreshList, undoRemove, storeRef],
-  );
+  const copies = useConversationCopies({ accountId, storeRef, sync: syncRef, refreshList, undoRemove, isPending });
 
   const persistence = useMemo<ConversationPersistence>(() => ({ saveMessages, removeMessages, saveDraft }), [saveMessages, removeMessages, saveDraft]);
 
   // What another tab or device changed: the list, and the open conversation (or a new chat when it was deleted there).
-  const { subscribe } = sync;
-  useEffect(
-    () =>
-      subscribe((changed) => {
-        void refreshList();
-        const open = activeRef.current;
-        const current = storeRef.current;
-        if (!open?.saved || !current || (changed !== "all" && !changed.includes(open.id))) return;
-        void current.get(accountId, open.id).then((found) => {
-          if (activeRef.current?.id !== open.id) return;
-          if (!found) {
-            startNew();
-            return;
-          }
-          metaRef.current = { createdAt: found.createdAt, title: found.title, titleEdited: found.titleEdited };
-          inbox.post(open.id, { type: "remote", tree: treeOfConversation(found).tree });
-        });
-      }),
-    [subscribe, accountId, inbox, refreshList, startNew, storeRef],
-  );
-
-  const forgetThisDevice = useCallback(async () => {
-    await storeRef.current?.forgetAccount(accountId);
-    clearAppStorage();
-  }, [accountId, storeRef]);
+  useChangesElsewhere({
+    accountId,
+    subscribe: sync.subscribe,
+    storeRef,
+    openId: useCallback(() => (activeRef.current?.saved ? activeRef.current.id : undefined), []),
+    refreshList,
+    onOpenDeleted: startNew,
+    onOpenChanged: useCallback((found: Conversation) => {
+      metaRef.current = { createdAt: found.createdAt, title: found.title, titleEdited: found.titleEdited };
+    }, []),
+    inbox,
+  });
 
   const pendingDeletions = deletions.pending;
   return {
@@ -291,9 +257,6 @@ export function useConversations(accountId: string, sync: ConversationSync, inbo
     rename,
     remove,
     undoRemove,
-    readAll,
-    read,
-    addConversations,
-    forgetThisDevice,
+    ...copies,
   };
 }

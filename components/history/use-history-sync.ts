@@ -11,7 +11,7 @@ import { createSyncScheduler, type SyncScheduler } from "@/lib/client/sync-sched
 import { oneTabAtATime, openTabChannel, type TabChannel } from "@/lib/client/tab-channel";
 
 /** Conversations changed elsewhere: these ids, or all of them. */
-export type ChangedElsewhere = string[] | "all";
+type ChangedElsewhere = string[] | "all";
 
 /** What the page tells the person about syncing, besides where chats are kept. */
 export interface SyncNote {
@@ -43,6 +43,8 @@ export interface HistorySync {
 }
 
 const NO_NOTE: SyncNote = { uploaded: 0, notKept: 0, quotaFull: false };
+/** Longer than any first sync of a large history on a slow line; a stalled one is abandoned and retried. */
+const ROUND_TIMEOUT_MS = 120_000;
 
 /**
  * Keeps this browser's copy in step with the server's (when the server keeps history and the
@@ -98,7 +100,9 @@ export function useHistorySync(accountId: string, serverHistory: "server" | "bro
     const round = async () => {
       const local = localRef.current;
       if (!local || stopped) return;
-      const result = await oneTabAtATime(`lwc-history-sync:${accountId}`, () => syncRound({ api, local, accountId }));
+      // A round that hangs (a stalled connection) must not hold the other tabs' turn for ever.
+      const signal = AbortSignal.timeout(ROUND_TIMEOUT_MS);
+      const result = await oneTabAtATime(`lwc-history-sync:${accountId}`, () => syncRound({ api, local, accountId, signal }));
       if (stopped) return;
       if (result.cleared) {
         notify("all");

@@ -40,7 +40,7 @@ export interface AnswerVersion {
 }
 
 /** The versions before and after the one a message shows (its parts are the shown one). */
-export interface AnswerVersions {
+interface AnswerVersions {
   before: AnswerVersion[];
   after: AnswerVersion[];
 }

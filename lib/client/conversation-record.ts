@@ -26,7 +26,7 @@ export function treeOfConversation(conversation: Conversation): { tree: MessageT
 }
 
 /** The conversation keeping `tree`, showing `path`. */
-export function conversationWithTree(conversation: Conversation, tree: MessageTree, path: readonly ChatUIMessage[]): Conversation {
+function conversationWithTree(conversation: Conversation, tree: MessageTree, path: readonly ChatUIMessage[]): Conversation {
   const onPath = new Set(path.map((message) => message.id));
   const links: Record<string, MessageLink> = {};
   const otherMessages: ChatUIMessage[] = [];
@@ -62,7 +62,7 @@ export interface LocalSave {
 }
 
 /** What a save changed, for the server. */
-export interface SaveChanges {
+interface SaveChanges {
   /** Messages written (new, or with new content). */
   messages: string[];
   deletedMessages: string[];

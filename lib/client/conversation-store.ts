@@ -65,7 +65,7 @@ export interface ConversationStore {
   forgetAccount(accountId: string): Promise<void>;
 }
 
-export interface WriteOptions {
+interface WriteOptions {
   /** History is kept by the server: queue what changed to be sent (lib/client/history-outbox). */
   queue?: boolean;
 }

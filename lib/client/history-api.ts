@@ -24,9 +24,9 @@ export interface ShareLink {
   createdAt: number;
 }
 
-export type WriteStatus = "applied" | "unchanged" | "deleted";
+type WriteStatus = "applied" | "unchanged" | "deleted";
 
-export interface PushReply {
+interface PushReply {
   cursor: number;
   conversations: { id: string; status: WriteStatus }[];
   messages: { conversationId: string; id: string; status: WriteStatus }[];

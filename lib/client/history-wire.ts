@@ -10,8 +10,8 @@ import type { TreeMessage } from "./message-tree";
  */
 
 /** A conversation of a page: its fields, or its delete. */
-export type PageConversation = ({ id: string; deleted: false } & RemoteConversation) | { id: string; deleted: true };
-export type PageMessage = RemoteMessage & { conversationId: string };
+type PageConversation = ({ id: string; deleted: false } & RemoteConversation) | { id: string; deleted: true };
+type PageMessage = RemoteMessage & { conversationId: string };
 
 export interface ChangesPage {
   cursor: number;
@@ -68,7 +68,7 @@ export function readChangesPage(body: unknown): ChangesPage | undefined {
   return page;
 }
 
-export interface ConversationWrite {
+interface ConversationWrite {
   id: string;
   rev: number;
   createdAt: number;
@@ -77,7 +77,7 @@ export interface ConversationWrite {
   titleEdited: boolean;
 }
 
-export interface MessageWrite {
+interface MessageWrite {
   conversationId: string;
   id: string;
   parentId: string | null;
@@ -161,7 +161,7 @@ export function pushBody(items: readonly PushItem[]): PushBody {
 }
 
 /** The JSON size of an item as it will be sent. */
-export function itemBytes(item: PushItem): number {
+function itemBytes(item: PushItem): number {
   const value = item.kind === "conversation" || item.kind === "message" ? item.write : item.kind === "delete-conversation" ? item.id : item.ref;
   return new TextEncoder().encode(JSON.stringify(value)).length + 1;
 }

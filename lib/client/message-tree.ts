@@ -76,7 +76,7 @@ function isHollow(node: TreeMessage, hasChildren: boolean): boolean {
 }
 
 /** Each level's messages (by shown parent), oldest first, without hollow answers. */
-export function childrenOf(tree: MessageTree): Map<string, TreeMessage[]> {
+function childrenOf(tree: MessageTree): Map<string, TreeMessage[]> {
   const all = new Map<string, TreeMessage[]>();
   const parents = new Set<string>();
   for (const node of tree.nodes.values()) {
