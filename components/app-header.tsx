@@ -17,7 +17,7 @@ interface AppHeaderProps {
   /** The sidebar of a wide screen is hidden: the button to bring it back shows there too. */
   conversationsButtonOnWide?: boolean;
   onSignOut: () => void;
-  /** Opens Chat settings (where chats are kept, instructions, shared links). */
+  /** Opens Chat settings (where chats are kept, instructions, shared links); from 640 px up (below, the drawer has it). */
   onSettings: () => void;
   /** The pointer or focus is on the settings button: a good moment to load the dialog's code. */
   onSettingsIntent?: () => void;
@@ -89,7 +89,7 @@ export function AppHeader({
           aria-haspopup="dialog"
           aria-label="Chat settings"
           title="Chat settings"
-          className={`${ghostButton} px-2`}
+          className={`${ghostButton} px-2 max-sm:hidden`}
         >
           <SettingsIcon className="size-4" />
         </button>

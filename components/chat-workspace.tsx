@@ -159,6 +159,10 @@ export function ChatWorkspace({
       onSearchIntent={() => void loadSearchDialog()}
       storageNote={STORAGE_NOTES[history.place]}
       onShare={history.place === "server" ? share : undefined}
+      onSettings={() => {
+        closeDrawer();
+        setSettingsOpen(true);
+      }}
     />
   );
   const active = conversations.active;

@@ -41,7 +41,8 @@ export function HistoryNotice({ place, tell, onKeepHere, onDismiss, note, onDism
     <div className="flex flex-col gap-1.5">
       {tell && (
         <div data-testid="history-notice" data-place={place} role="status" className="flex flex-wrap items-center gap-x-2 gap-y-1 rounded-xl border border-border bg-muted/50 px-3 py-1.5 text-[13px] text-muted-foreground">
-          <span className="min-w-0 flex-1">{WHERE[place]}</span>
+          {/* At least 14rem wide: on a phone the buttons go under the sentence rather than squeeze it. */}
+          <span className="min-w-[14rem] flex-1">{WHERE[place]}</span>
           {place === "server" && (
             <button type="button" data-testid="history-keep-here" onClick={onKeepHere} className={`${ghostButton} h-7 px-2 text-[13px] text-foreground`}>
               Keep on this device only
@@ -53,8 +54,8 @@ export function HistoryNotice({ place, tell, onKeepHere, onDismiss, note, onDism
         </div>
       )}
       {said.length > 0 && (
-        <div data-testid="history-sync-note" role="status" className="flex items-center gap-2 rounded-xl border border-border px-3 py-1.5 text-[13px] text-muted-foreground">
-          <span className="min-w-0 flex-1">{said.join(" ")}</span>
+        <div data-testid="history-sync-note" role="status" className="flex flex-wrap items-center gap-2 rounded-xl border border-border px-3 py-1.5 text-[13px] text-muted-foreground">
+          <span className="min-w-[14rem] flex-1">{said.join(" ")}</span>
           <button type="button" onClick={onDismissNote} className={`${ghostButton} h-7 px-2 text-[13px]`}>
             OK
           </button>

@@ -41,7 +41,8 @@ describe("keeping an open conversation", () => {
     const saver = createConversationSaver(persistence, "c1", loaded);
     const fromElsewhere = [...loaded.messages, user("u2", "asked on the phone")];
     saver.adopt(fromElsewhere);
-    saver.messagesChanged(fromElsewhere, "ready");
+    // The chat shows a copy of the list (useChat copies it), holding the same messages.
+    saver.messagesChanged([...fromElsewhere], "ready");
     expect(saved).toEqual([]);
     const mine = [...fromElsewhere, user("u3", "asked here")];
     saver.messagesChanged(mine, "ready");

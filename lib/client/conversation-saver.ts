@@ -40,6 +40,11 @@ export interface ConversationSaver {
   adopt(messages: ChatUIMessage[]): void;
 }
 
+/** The same message objects in the same order (useChat copies the list it is given, not the messages). */
+function sameMessages(a: readonly ChatUIMessage[], b: readonly ChatUIMessage[]): boolean {
+  return a === b || (a.length === b.length && a.every((message, index) => message === b[index]));
+}
+
 /**
  * Keeps an open conversation: whenever it settles (and when a turn starts, so a reload mid-answer
  * keeps the question), not on every streamed word; while an answer streams, the text so far at
@@ -64,7 +69,7 @@ export function createConversationSaver(
         return;
       }
       streamingSave.cancel();
-      if (messages !== unchanged) persistence.saveMessages(conversationId, messages);
+      if (!sameMessages(messages, unchanged)) persistence.saveMessages(conversationId, messages);
     },
     adopt(messages) {
       unchanged = messages;
