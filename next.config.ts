@@ -24,7 +24,11 @@ const nextConfig: NextConfig = {
     return callbackRedirects(basePath);
   },
   async headers() {
-    return [{ source: "/:path*", headers: STATIC_SECURITY_HEADERS }];
+    return [
+      { source: "/:path*", headers: STATIC_SECURITY_HEADERS },
+      // A shared chat's page is for the people given its link, not for search engines.
+      { source: "/share/:path*", headers: [{ key: "X-Robots-Tag", value: "noindex, nofollow" }] },
+    ];
   },
   // The dev-tools badge sits over the message box's controls on a phone; the demo runs `next dev`.
   devIndicators: false,

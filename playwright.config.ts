@@ -11,6 +11,7 @@ import {
   MOCK_UPSTREAM_URL,
 } from "./e2e/support/servers";
 import { CODEX_FOR_E2E } from "./e2e/support/codex";
+import { e2eDataDir } from "./e2e/support/data-dir";
 
 const inCi = Boolean(process.env.CI);
 
@@ -97,6 +98,8 @@ export default defineConfig({
         LWC_ISSUER_URL: MOCK_UPSTREAM_URL,
         LWC_CODEX_BASE_URL: `${MOCK_UPSTREAM_URL}/backend-api/codex`,
         LWC_SECRET: E2E_SESSION_SECRET,
+        // The chats this run's server keeps: a folder of its own, not the repository's .data.
+        LWC_DATA_DIR: e2eDataDir(),
         // One instance on the in-memory store, on purpose: /api/health then says `ok`, not `degraded`.
         LWC_ALLOW_MEMORY_STORE: "1",
         LWC_RATE_LIMIT_PER_MINUTE: String(E2E_RATE_LIMIT_PER_MINUTE),

@@ -2,7 +2,7 @@ import type { SessionUser } from "@/lib/client/session-state";
 import type { UsageSnapshot } from "@/lib/client/usage-headers";
 import { BrandMark } from "./ui/brand-mark";
 import { ghostButton } from "./ui/button-styles";
-import { MenuIcon, PlusIcon, SignOutIcon } from "./ui/icons";
+import { MenuIcon, PlusIcon, SettingsIcon, SignOutIcon } from "./ui/icons";
 import { ThemeSelect } from "./ui/theme-select";
 import { UsageMeter } from "./chat/usage-meter";
 
@@ -17,13 +17,29 @@ interface AppHeaderProps {
   /** The sidebar of a wide screen is hidden: the button to bring it back shows there too. */
   conversationsButtonOnWide?: boolean;
   onSignOut: () => void;
+  /** Opens Chat settings (where chats are kept, instructions, shared links); from 640 px up (below, the drawer has it). */
+  onSettings: () => void;
+  /** The pointer or focus is on the settings button: a good moment to load the dialog's code. */
+  onSettingsIntent?: () => void;
   signingOut: boolean;
   /** The plan badge: off for a Sign in with ChatGPT session, whose plan the app is not told. */
   showPlan?: boolean;
 }
 
 /** Signed-in header: the open conversation and New chat on the left; usage, account, theme and sign-out on the right. */
-export function AppHeader({ user, title, usage, onNewChat, onOpenConversations, conversationsButtonOnWide = false, onSignOut, signingOut, showPlan = true }: AppHeaderProps) {
+export function AppHeader({
+  user,
+  title,
+  usage,
+  onNewChat,
+  onOpenConversations,
+  conversationsButtonOnWide = false,
+  onSignOut,
+  onSettings,
+  onSettingsIntent,
+  signingOut,
+  showPlan = true,
+}: AppHeaderProps) {
   return (
     <header className="flex h-14 shrink-0 items-center gap-2 border-b border-border bg-background/90 px-3 backdrop-blur sm:px-5">
       {/* Never narrower than its buttons (only the title gives way): squeezed, New chat slid under the usage meter. */}
@@ -64,6 +80,19 @@ export function AppHeader({ user, title, usage, onNewChat, onOpenConversations, 
           )}
         </div>
         <ThemeSelect />
+        <button
+          type="button"
+          data-testid="chat-settings-button"
+          onClick={onSettings}
+          onPointerEnter={onSettingsIntent}
+          onFocus={onSettingsIntent}
+          aria-haspopup="dialog"
+          aria-label="Chat settings"
+          title="Chat settings"
+          className={`${ghostButton} px-2 max-sm:hidden`}
+        >
+          <SettingsIcon className="size-4" />
+        </button>
         <button
           type="button"
           data-testid="sign-out-button"

@@ -2,10 +2,10 @@
 
 // First: zod must be told before the AI SDK's modules below build their schemas.
 import "@/lib/client/zod-without-eval";
-import { useCallback, useState, type Ref } from "react";
+import { lazy, Suspense, useCallback, useState, type Ref } from "react";
 import type { ChatUIMessage } from "@/lib/client/chat-turns";
 import { createConversationInbox } from "@/lib/client/conversation-inbox";
-import { onDemand } from "@/lib/client/on-demand";
+import { forgetToldWhereChatsAre } from "@/lib/client/history-choice";
 import { transcriptToMessages } from "@/lib/client/realtime-chat-messages";
 import { capabilitiesOf, type SessionCapabilities, type SessionUser, type SiwcSessionInfo } from "@/lib/client/session-state";
 import { AppHeader } from "./app-header";
@@ -14,26 +14,33 @@ import { PlanNoticeDialog } from "./chat/plan-notice-dialog";
 import { useChatCalls } from "./chat/use-chat-calls";
 import { ConversationDrawer } from "./conversations/conversation-drawer";
 import { ConversationPanel } from "./conversations/conversation-panel";
+import { preloadSearch, SearchOnDemand } from "./conversations/search-on-demand";
 import { UndoToasts } from "./conversations/undo-toasts";
 import { useConversationFiles } from "./conversations/use-conversation-files";
 import { useConversationPanel } from "./conversations/use-conversation-panel";
 import { useConversations } from "./conversations/use-conversations";
 import { useDocumentTitle } from "./conversations/use-document-title";
 import { useSearchShortcut } from "./conversations/use-search-shortcut";
+import { WorkspaceHistoryNotice } from "./history/history-notice";
+import { useHistorySync } from "./history/use-history-sync";
+import { usePersistentStorage } from "./history/use-persistent-storage";
+import { useToldWhereChatsAre } from "./history/use-told-where-chats-are";
 import { KeyboardShortcutsDialog } from "./keyboard-shortcuts-dialog";
 import { SignOutDialog } from "./sign-in/sign-out-dialog";
-import { OnDemandDialog } from "./ui/on-demand-dialog";
 import { useKeyboardShortcuts } from "./use-keyboard-shortcuts";
+import { VoiceOnDemand } from "./voice/voice-on-demand";
 
-// The search (with its index library) loads when first wanted, not with the chat.
-const searchDialog = onDemand(() => import("./conversations/conversation-search-dialog"));
-/** The search dialog's frame, for its stand-in while it downloads. */
-const SEARCH_FRAME =
-  "mx-auto mt-[8vh] mb-auto w-[min(38rem,calc(100vw-1.5rem))] rounded-2xl border border-border bg-card p-0 text-foreground shadow-xl backdrop:bg-black/40";
-// Voice and agent voice (WebRTC, the call's state, the agent's panel) load when the voice dialog first opens.
-const voiceDialog = onDemand(() => import("./voice/voice-dialog"));
-const VOICE_FRAME =
-  "m-0 h-dvh max-h-none w-full max-w-none bg-card text-foreground backdrop:bg-black/40 sm:m-auto sm:h-[min(44rem,90dvh)] sm:max-w-lg sm:rounded-2xl sm:border sm:border-border sm:shadow-xl";
+// Chat settings and Share load when first wanted, not with the chat.
+const loadSettingsDialog = () => import("./history/history-settings-dialog");
+const HistorySettingsDialog = lazy(loadSettingsDialog);
+const ShareDialog = lazy(() => import("./history/share-dialog"));
+
+/** Where the list says the chats are kept. */
+const STORAGE_NOTES = {
+  server: "Kept on the server and in this browser: every device you sign in from shows them.",
+  device: "Kept in this browser only: you chose to keep chats on this device.",
+  browser: "Kept in this browser only, never on the server.",
+} as const;
 const CHAT_HEADING_ID = "chat-heading";
 const NEW_CHAT_TITLE = "New chat";
 
@@ -59,6 +66,8 @@ interface ChatWorkspaceProps {
   onEnablePlanUsage?: () => void;
   /** The page is on its way to ChatGPT. */
   redirecting?: boolean;
+  /** Where the server keeps chats (the session's `history`); absent: it does not say (the browser keeps them). */
+  history?: "server" | "browser";
 }
 
 /** The signed-in screen: header, conversation list, the open conversation and its model controls. */
@@ -76,17 +85,23 @@ export function ChatWorkspace({
   onDismissPlanNotice = () => {},
   onEnablePlanUsage = () => {},
   redirecting = false,
+  history: serverHistory,
 }: ChatWorkspaceProps) {
   const calls = useChatCalls({ siwc, webSearchAvailable, onSessionLost });
-  const conversations = useConversations(user.accountId);
+  // Commands for the open conversation: a search result's message to show, a voice call's transcript, changes made elsewhere.
+  const [inbox] = useState(createConversationInbox);
+  const history = useHistorySync(user.accountId, serverHistory);
+  const conversations = useConversations(user.accountId, history, inbox);
+  const persisted = usePersistentStorage();
+  const told = useToldWhereChatsAre(user.accountId);
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const [sharing, setSharing] = useState<{ id: string; title: string; leafId?: string } | null>(null);
   const files = useConversationFiles(conversations);
   const panel = useConversationPanel();
   const [shortcutsOpen, setShortcutsOpen] = useState(false);
   const [signOutAsked, setSignOutAsked] = useState(false);
   const [voiceOpen, setVoiceOpen] = useState(false);
   const [searchOpen, setSearchOpen] = useState(false);
-  // Commands for the open conversation: a search result's message to show, a voice call's transcript.
-  const [inbox] = useState(createConversationInbox);
 
   // Signed in, the header and the tab name the open conversation (the sign-in screen's title comes back on sign-out).
   const title = conversations.list.find((conversation) => conversation.id === conversations.active?.id)?.title ?? NEW_CHAT_TITLE;
@@ -130,6 +145,11 @@ export function ChatWorkspace({
     onSignOut();
   };
 
+  const titleOf = (id: string) => conversations.list.find((conversation) => conversation.id === id)?.title ?? "A deleted chat";
+  const share = (id: string) => {
+    closeDrawer();
+    void conversations.read(id).then((found) => setSharing({ id, title: found?.title ?? titleOf(id), leafId: found?.messages.at(-1)?.id }));
+  };
   const list = (
     <ConversationPanel
       conversations={conversations}
@@ -137,7 +157,13 @@ export function ChatWorkspace({
       onOpen={(id) => openConversation(id)}
       onNew={() => newChat()}
       onSearch={openSearch}
-      onSearchIntent={() => void searchDialog.load().catch(() => undefined)} // opening it says so if it failed
+      onSearchIntent={preloadSearch}
+      storageNote={STORAGE_NOTES[history.place]}
+      onShare={history.place === "server" ? share : undefined}
+      onSettings={() => {
+        closeDrawer();
+        setSettingsOpen(true);
+      }}
     />
   );
   const active = conversations.active;
@@ -151,6 +177,8 @@ export function ChatWorkspace({
         onOpenConversations={panel.show}
         conversationsButtonOnWide={panel.sidebarHidden}
         onSignOut={() => setSignOutAsked(true)}
+        onSettings={() => setSettingsOpen(true)}
+        onSettingsIntent={() => void loadSettingsDialog()}
         signingOut={signingOut}
         showPlan={!siwc}
       />
@@ -160,9 +188,12 @@ export function ChatWorkspace({
         onCancel={() => setSignOutAsked(false)}
         onSignOut={() => {
           setSignOutAsked(false);
+          forgetToldWhereChatsAre(user.accountId);
           onSignOut();
         }}
         onSignOutAndForget={() => void signOutAndForget()}
+        keptOnServer={history.place === "server"}
+        onExport={conversations.list.length > 0 ? () => void files.exportAll() : undefined}
       />
 
       <div className="flex min-h-0 flex-1">
@@ -189,45 +220,43 @@ export function ChatWorkspace({
             onNewChatWith={newChat}
             onSignInAgain={onSignInAgain}
             onVoice={() => setVoiceOpen(true)}
+            onSent={told.remember}
+            historyNotice={<WorkspaceHistoryNotice history={history} told={told} />}
           />
         </main>
       </div>
       {searchOpen && (
-        <OnDemandDialog
-          part={searchDialog}
-          label="Search conversations"
-          failedTitle="The search did not load"
-          frameClassName={SEARCH_FRAME}
+        <SearchOnDemand
+          accountId={user.accountId}
+          loadConversations={conversations.readAll}
+          onOpen={(conversationId, messageId) => {
+            setSearchOpen(false);
+            openConversation(conversationId, messageId);
+          }}
           onClose={() => setSearchOpen(false)}
-        >
-          {({ default: ConversationSearchDialog }) => (
-            <ConversationSearchDialog
-              accountId={user.accountId}
-              loadConversations={conversations.readAll}
-              onOpen={(conversationId, messageId) => {
-                setSearchOpen(false);
-                openConversation(conversationId, messageId);
-              }}
-              onClose={() => setSearchOpen(false)}
-            />
-          )}
-        </OnDemandDialog>
+        />
+      )}
+      {settingsOpen && (
+        <Suspense fallback={null}>
+          <HistorySettingsDialog history={history} serverHistory={serverHistory === "server"} persisted={persisted} titleOf={titleOf} onClose={() => setSettingsOpen(false)} />
+        </Suspense>
+      )}
+      {sharing && (
+        <Suspense fallback={null}>
+          <ShareDialog history={history} conversationId={sharing.id} title={sharing.title} leafId={sharing.leafId} onClose={() => setSharing(null)} />
+        </Suspense>
       )}
       <UndoToasts deletions={conversations.pendingDeletions} onUndo={conversations.undoRemove} onFocusLost={() => document.getElementById(CHAT_HEADING_ID)?.focus()} />
       <KeyboardShortcutsDialog open={shortcutsOpen} onClose={() => setShortcutsOpen(false)} />
       {voiceOpen && capabilities.voice && (
-        <OnDemandDialog part={voiceDialog} label="Voice" failedTitle="Voice did not load" frameClassName={VOICE_FRAME} onClose={() => setVoiceOpen(false)}>
-          {({ VoiceDialog }) => (
-            <VoiceDialog
-              agentVoice={capabilities.agentVoice}
-              onClose={() => setVoiceOpen(false)}
-              onTranscript={(lines, actions) => {
-                if (active) inbox.post(active.id, { type: "append", messages: transcriptToMessages(lines, String(Date.now()), actions) });
-              }}
-              onSignInAgain={onSignInAgain}
-            />
-          )}
-        </OnDemandDialog>
+        <VoiceOnDemand
+          agentVoice={capabilities.agentVoice}
+          onClose={() => setVoiceOpen(false)}
+          onTranscript={(lines, actions) => {
+            if (active) inbox.post(active.id, { type: "append", messages: transcriptToMessages(lines, String(Date.now()), actions) });
+          }}
+          onSignInAgain={onSignInAgain}
+        />
       )}
     </div>
   );

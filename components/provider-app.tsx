@@ -142,6 +142,7 @@ export function ProviderApp({ modelAccess = true, webSearch = true }: { modelAcc
     return (
       <ChatWorkspace
         user={session.user}
+        history={session.state?.history}
         onSignOut={signOut}
         onSignInAgain={signInAgain}
         onSessionLost={session.refresh}

@@ -68,7 +68,7 @@ test.describe("turns that fail cleanly", () => {
     expect(userTextsOf(requests.at(-1))).toEqual(["fixed text"]);
   });
 
-  test("editing an earlier message branches from there and replaces the later answers", async ({ signedInChat: chat, mock, account }) => {
+  test("editing an earlier message branches from there: the new branch shows, the later turns stay in the earlier version", async ({ signedInChat: chat, mock, account }) => {
     await chat.sendAndWaitForReply("first question", expectedReply("first question"));
     await chat.sendAndWaitForReply("second question", expectedReply("second question", "first question"));
 
@@ -77,6 +77,7 @@ test.describe("turns that fail cleanly", () => {
     await expect(chat.assistantMessages).toHaveCount(1);
     await expect(chat.lastAssistantMessage()).toContainText(expectedReply("a better first question"));
     await expect(chat.lastAssistantMessage()).toHaveAttribute("data-status", "done");
+    await expect(chat.userMessages.first().getByTestId("question-version-label")).toHaveText("2 / 2");
 
     const requests = await mock.responsesRequestsOf(account.accountId);
     expect(requests).toHaveLength(3);

@@ -3,7 +3,7 @@ import type { Page, Request } from "@playwright/test";
 import { gradientPng } from "../mock-upstream/images-png";
 import { expect, test } from "./fixtures";
 import { expectedReply } from "./support/mock-replies";
-import { signInThroughControlApi } from "./support/sign-in";
+import { keepChatsOnThisDevice, signInThroughControlApi } from "./support/sign-in";
 import { storedConversationIds } from "./support/stored-conversations";
 
 /** Every request body the page sends from now on, to show that exports and imports stay in the browser. */
@@ -20,6 +20,8 @@ function jsonFile(name: string, value: unknown): { name: string; mimeType: strin
 
 test.describe("export and import", () => {
   test("a conversation exports as Markdown (turns, model, time; images noted, not inlined) and as JSON", async ({ page, signedInChat: chat }) => {
+    // Kept on this device only, so that nothing at all leaves the browser (the server's copy would otherwise get it).
+    await keepChatsOnThisDevice(page);
     await chat.selectModel("gpt-5.5");
     await chat.attachInput.setInputFiles({ name: "chart.png", mimeType: "image/png", buffer: gradientPng(64, 48) });
     await expect(chat.attachments).toHaveCount(1);
@@ -57,6 +59,8 @@ test.describe("export and import", () => {
   test("Export all writes one backup; Import restores it, skips what is already here, and sends nothing", async ({ page, signedInChat: chat, mock, account }, testInfo) => {
     // Two replies, signing out and in again, and two imports.
     test.slow();
+    // A browser's own copy: kept on this device only (with the server's copy, signing in again would bring them back).
+    await keepChatsOnThisDevice(page);
     await chat.sendAndWaitForReply("kept topic one", expectedReply("kept topic one"));
     await chat.newChatButton.click();
     await chat.sendAndWaitForReply("kept topic two", expectedReply("kept topic two"));
@@ -77,6 +81,7 @@ test.describe("export and import", () => {
     await chat.signOutAndForget();
     await expect(page.getByTestId("sign-in-button")).toBeVisible();
     const restored = await signInThroughControlApi(page, mock, account);
+    await keepChatsOnThisDevice(page);
     await expect(restored.conversationItems).toHaveCount(0);
 
     await restored.importInput.setInputFiles(backupPath);

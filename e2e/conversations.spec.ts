@@ -4,7 +4,7 @@ import { ChatPage } from "./pages/chat-page";
 import { uniqueAccount } from "./support/accounts";
 import { expectedReply, longMessage } from "./support/mock-replies";
 import { userTextsOf } from "./support/recorded-input";
-import { signInThroughControlApi } from "./support/sign-in";
+import { keepChatsOnThisDevice, signInThroughControlApi } from "./support/sign-in";
 import { storeConversations, storedConversation } from "./support/stored-conversations";
 
 /** Reads a draft straight from the browser's IndexedDB (the app's own database), as a reload would. */
@@ -131,6 +131,8 @@ test.describe("conversations kept in the browser", () => {
   });
 
   test("signing out can forget this device's conversations and preferences", async ({ page, signedInChat: chat, mock, account }) => {
+    // Kept on this device only: the server's copy would bring them back (e2e/history-settings.spec.ts).
+    await keepChatsOnThisDevice(page);
     await chat.selectModel("gpt-5.5");
     await chat.sendAndWaitForReply("forget me", expectedReply("forget me"));
     await expect(chat.conversationItems).toHaveCount(1);

@@ -4,11 +4,11 @@
  * list models and stream replies with no account and no network.
  */
 import { spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { createServer } from "node:net";
 import { cachedCodexPath } from "../lib/agent-voice/codex-cache";
 import { startMockUpstream } from "../mock-upstream/server";
+import { demoSecret } from "./demo-secret";
 
 const appPort = Number(process.env.PORT ?? 3000);
 const mockPort = Number(process.env.MOCK_UPSTREAM_PORT ?? 4010);
@@ -53,8 +53,9 @@ async function main(): Promise<void> {
     ...process.env,
     LWC_ISSUER_URL: mock.issuer,
     LWC_CODEX_BASE_URL: mock.codexBaseUrl,
-    // A fresh secret each run: demo sessions end when the demo stops.
-    LWC_SECRET: process.env.LWC_SECRET ?? randomBytes(32).toString("base64url"),
+    // Kept in the data folder (scripts/demo-secret.ts), so a restarted demo still opens the chats the
+    // server kept; sessions still end when the demo stops (they live in its memory).
+    LWC_SECRET: demoSecret(process.env).secret,
     // Nothing leaves the machine: no usage telemetry from Next.js either.
     NEXT_TELEMETRY_DISABLED: "1",
     // Both sign-ins, against the mock: the device code and Continue with ChatGPT (docs/siwc.md).

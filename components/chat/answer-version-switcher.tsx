@@ -13,7 +13,9 @@ const ChevronRightIcon = (props: IconProps) => (
   </Icon>
 );
 
-interface AnswerVersionSwitcherProps {
+interface VersionSwitcherProps {
+  /** An answer's versions (regenerate), or a question's (an edit). */
+  kind?: "answer" | "question";
   /** The version shown, from 0. */
   index: number;
   count: number;
@@ -21,13 +23,16 @@ interface AnswerVersionSwitcherProps {
   onShow?: (index: number) => void;
 }
 
-/** "‹ 1 / 2 ›": which of a turn's answers is shown; the one shown is what later turns send as context. */
-export function AnswerVersionSwitcher({ index, count, onShow }: AnswerVersionSwitcherProps) {
+/**
+ * "‹ 1 / 2 ›": which of a turn's answers, or of a question's edits (each with the turns that
+ * followed it), is shown; the one shown is what later turns send as context.
+ */
+export function VersionSwitcher({ kind = "answer", index, count, onShow }: VersionSwitcherProps) {
   return (
-    <div data-testid="answer-versions" role="group" aria-label="Answer versions" className="flex items-center text-[13px] text-muted-foreground">
+    <div data-testid={`${kind}-versions`} role="group" aria-label={kind === "answer" ? "Answer versions" : "Question versions"} className="flex items-center text-[13px] text-muted-foreground">
       <button
         type="button"
-        data-testid="answer-version-previous"
+        data-testid={`${kind}-version-previous`}
         onClick={() => onShow?.(index - 1)}
         disabled={!onShow || index === 0}
         aria-label="Previous version"
@@ -35,12 +40,12 @@ export function AnswerVersionSwitcher({ index, count, onShow }: AnswerVersionSwi
       >
         <ChevronLeftIcon className="size-4" />
       </button>
-      <span data-testid="answer-version-label" aria-live="polite" className="min-w-[2.75rem] text-center tabular-nums">
+      <span data-testid={`${kind}-version-label`} aria-live="polite" className="min-w-[2.75rem] text-center tabular-nums">
         {index + 1} / {count}
       </span>
       <button
         type="button"
-        data-testid="answer-version-next"
+        data-testid={`${kind}-version-next`}
         onClick={() => onShow?.(index + 1)}
         disabled={!onShow || index === count - 1}
         aria-label="Next version"

@@ -1,9 +1,11 @@
 "use client";
 
+import type { ReactNode } from "react";
 import { composerPlaceholder } from "@/lib/client/chat-chrome";
 import type { ChatUIMessage } from "@/lib/client/chat-turns";
 import type { ConversationInbox } from "@/lib/client/conversation-inbox";
 import type { ConversationPersistence } from "@/lib/client/conversation-saver";
+import type { MessageTree } from "@/lib/client/message-tree";
 import type { SessionCapabilities, SiwcSessionInfo } from "@/lib/client/session-state";
 import { ChatSetupProvider, type ChatSetup } from "./chat-context";
 import { ChatControls } from "./chat-controls";
@@ -16,7 +18,7 @@ const SIWC_LIMITS_NOTE = "Voice, agent voice and pictures aren't available with 
 
 interface ChatAreaProps {
   /** The open conversation as loaded; null until the store has been read. */
-  conversation: { id: string; messages: ChatUIMessage[]; draft: string } | null;
+  conversation: { id: string; messages: ChatUIMessage[]; tree: MessageTree; draft: string } | null;
   calls: ReturnType<typeof useChatCalls>;
   persistence: ConversationPersistence;
   inbox: ConversationInbox;
@@ -32,10 +34,30 @@ interface ChatAreaProps {
   onNewChatWith: (messages: ChatUIMessage[], draft: string) => void;
   onSignInAgain: () => void;
   onVoice: () => void;
+  /** A message went out (the first chat's line about where chats are kept has done its job). */
+  onSent?: () => void;
+  /** The line about where chats are kept, and what the sync has to say. */
+  historyNotice?: ReactNode;
 }
 
 /** The open conversation, with the chat's controls and notices around its message box. */
-export function ChatArea({ conversation, calls, persistence, inbox, capabilities, siwc, webSearchAvailable, sessionError, onEnablePlanUsage, redirecting, onNewChatWith, onSignInAgain, onVoice }: ChatAreaProps) {
+export function ChatArea({
+  conversation,
+  calls,
+  persistence,
+  inbox,
+  capabilities,
+  siwc,
+  webSearchAvailable,
+  sessionError,
+  onEnablePlanUsage,
+  redirecting,
+  onNewChatWith,
+  onSignInAgain,
+  onVoice,
+  onSent,
+  historyNotice,
+}: ChatAreaProps) {
   if (!conversation) {
     return (
       <div role="status" className="flex flex-1 items-center justify-center text-sm text-muted-foreground">
@@ -58,6 +80,7 @@ export function ChatArea({ conversation, calls, persistence, inbox, capabilities
     onLatestFailureChange: calls.onLatestFailure,
     onNewChatWith,
     onSignInAgain,
+    onSent,
   };
   return (
     <ChatSetupProvider value={setup}>
@@ -79,6 +102,8 @@ export function ChatArea({ conversation, calls, persistence, inbox, capabilities
           />
         }
         notices={
+          <>
+          {historyNotice}
           <ChatNotices
             chatOff={chatOff}
             onEnablePlanUsage={onEnablePlanUsage}
@@ -88,6 +113,7 @@ export function ChatArea({ conversation, calls, persistence, inbox, capabilities
             modelList={modelList}
             sessionError={sessionError}
           />
+          </>
         }
       />
     </ChatSetupProvider>

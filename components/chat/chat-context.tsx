@@ -34,6 +34,8 @@ export interface ChatSetup {
   /** Start a fresh conversation holding these messages and this draft (after a 413). */
   onNewChatWith: (messages: ChatUIMessage[], draft: string) => void;
   onSignInAgain: () => void;
+  /** A message of the person's went out. */
+  onSent?: () => void;
 }
 
 const ChatSetupContext = createContext<ChatSetup | null>(null);

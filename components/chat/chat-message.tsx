@@ -3,7 +3,7 @@
 import type { ReactNode } from "react";
 import type { UIMessage } from "ai";
 import { generatedImagesOf, messageMetadata, textOf } from "@/lib/client/chat-turns";
-import { AnswerVersionSwitcher } from "./answer-version-switcher";
+import { VersionSwitcher } from "./answer-version-switcher";
 import { CopyButton } from "../ui/copy-button";
 import { iconButton } from "../ui/button-styles";
 import { MarkdownContent } from "./markdown-content";
@@ -82,7 +82,7 @@ export function AssistantMessage({ message, streaming, versions, footer }: Assis
       <WebSearchSources message={message} />
       {((!streaming && text) || showVersions) && (
         <div className="-ml-2 mt-1 flex items-center gap-1">
-          {showVersions && <AnswerVersionSwitcher index={versions.index} count={versions.count} onShow={streaming ? undefined : versions.onShow} />}
+          {showVersions && <VersionSwitcher index={versions.index} count={versions.count} onShow={streaming ? undefined : versions.onShow} />}
           {!streaming && text && (
             <div className="flex opacity-100 transition-opacity sm:opacity-0 sm:group-hover/message:opacity-100 sm:focus-within:opacity-100">
               <CopyButton text={text} label="Copy answer" showLabel={false} className={`${iconButton} size-8`} />

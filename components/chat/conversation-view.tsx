@@ -5,8 +5,9 @@ import { generateId } from "ai";
 import { lastCompletedExchange, removeTurn, textOf, type ChatUIMessage } from "@/lib/client/chat-turns";
 import type { ConversationCommand } from "@/lib/client/conversation-inbox";
 import { focusComposerOnOpen } from "@/lib/client/keyboard-shortcuts";
+import { showVersion, withPath, type MessageTree } from "@/lib/client/message-tree";
 import { imagesSentWith } from "@/lib/client/request-messages";
-import { continueTurn, editTurn, regenerateTurn, retryTurn, sendProblem, sendTurn, showAnswerVersion } from "@/lib/client/turn-actions";
+import { continueTurn, editTurn, regenerateTurn, removedBy, retryTurn, sendProblem, sendTurn } from "@/lib/client/turn-actions";
 import { useChatSetup } from "./chat-context";
 import { ConversationFooter } from "./conversation-footer";
 import { MessageList, type MessageActions } from "./message-list";
@@ -15,11 +16,12 @@ import { useConversationCommands } from "./use-conversation-commands";
 import { useConversationSaver } from "./use-conversation-saver";
 import { useConversationTurns } from "./use-conversation-turns";
 import { useMessageHighlight, type MessageHighlight } from "./use-message-highlight";
+import { useRemoteChanges } from "./use-remote-changes";
 import { useStickToBottom } from "./use-stick-to-bottom";
 
 interface ConversationViewProps {
-  /** The conversation as opened: its id, messages and unsent text. */
-  conversation: { id: string; messages: ChatUIMessage[]; draft: string };
+  /** The conversation as opened: its id, the branch shown, its whole tree of messages and its unsent text. */
+  conversation: { id: string; messages: ChatUIMessage[]; tree: MessageTree; draft: string };
   /** Model / effort / Fast controls under the text box. */
   controls: ReactNode;
   /** Notices shown above the text box (fallback, model-list and session errors, storage). */
@@ -47,15 +49,18 @@ export function ConversationView({ conversation, controls, notices }: Conversati
   const [editingId, setEditingId] = useState<string | null>(null);
   const [highlight, setHighlight] = useState<MessageHighlight | undefined>(undefined);
   useMessageHighlight(scrollRef, contentRef, highlight, stopFollowing);
-  useConversationSaver(setup.persistence, conversation.id, { messages, status, draft });
+  const saver = useConversationSaver(setup.persistence, conversation.id, { messages, status, draft });
+  const remote = useRemoteChanges({ initialTree: conversation.tree, messages, busy, setMessages, adopt: saver.adopt });
+  const { tree, receive } = remote;
   useConversationCommands(
     conversation.id,
     useCallback(
       (command: ConversationCommand) => {
         if (command.type === "append") setMessages((current) => [...current, ...command.messages]);
+        else if (command.type === "remote") receive(command.tree);
         else setHighlight(command.messageId === null ? undefined : { messageId: command.messageId });
       },
-      [setMessages],
+      [setMessages, receive],
     ),
   );
 
@@ -84,14 +89,19 @@ export function ConversationView({ conversation, controls, notices }: Conversati
     if (started) {
       attachments.clear();
       if (setup.imageMode) setup.onImageModeUsed();
+      setup.onSent?.();
     }
     return started;
   };
 
   const removeFailed = (question: ChatUIMessage) => {
-    setMessages((current) => removeTurn(current, question.id));
+    const remaining = removeTurn(messages, question.id);
+    setup.persistence.removeMessages(conversation.id, removedBy(messages, remaining));
+    setMessages(remaining);
     if (editingId === question.id) setEditingId(null);
   };
+  // An action that takes the branch elsewhere first keeps what is on screen in the tree (it becomes another version).
+  const keepBranch = () => remote.keep(withPath(tree, messages, Date.now()));
 
   const actions: MessageActions = {
     send,
@@ -102,11 +112,19 @@ export function ConversationView({ conversation, controls, notices }: Conversati
       if (focusesComposer()) inputRef.current?.focus();
     },
     submitEdit: (message, text) => {
-      if (turns.start(editTurn(messages, message.id, text, model))) setEditingId(null);
+      keepBranch();
+      if (turns.start(editTurn(messages, message.id, text, model, generateId()))) setEditingId(null);
     },
-    regenerate: (answer) => turns.start(regenerateTurn(messages, answer.id, model)),
+    regenerate: (answer) => {
+      keepBranch();
+      turns.start(regenerateTurn(messages, answer.id, model, generateId()));
+    },
     continueAnswer: (answer) => turns.start(continueTurn(messages, answer.id, model)),
-    showVersion: (answer, index) => setMessages((current) => showAnswerVersion(current, answer.id, index)),
+    showVersion: (message, index) => {
+      const full = withPath(tree, messages, Date.now());
+      remote.keep(full);
+      setMessages(showVersion(full, messages, message.id, index, Date.now()));
+    },
     retry: (question) => turns.start(retryTurn(messages, question.id, model, generateId())),
     editFailed: (question) => {
       removeFailed(question);
@@ -127,6 +145,7 @@ export function ConversationView({ conversation, controls, notices }: Conversati
         <div ref={contentRef} className="mx-auto flex min-h-full w-full max-w-3xl flex-col px-4 pt-6 pb-4 sm:px-6">
           <MessageList
             messages={messages}
+            versions={remote.versions}
             status={status}
             busy={busy}
             canCall={Boolean(callSettings)}

@@ -2,9 +2,9 @@
 
 import type { ChatStatus } from "ai";
 import type { ChatErrorInfo } from "@/lib/client/chat-error";
-import { versionPosition } from "@/lib/client/answer-versions";
 import { failureOf, isFailedMessage, isVoiceMessage, messageMetadata, type ChatUIMessage } from "@/lib/client/chat-turns";
 import { isInterrupted } from "@/lib/client/interrupted-answers";
+import type { VersionPosition } from "@/lib/client/message-tree";
 import { secondaryButton } from "../ui/button-styles";
 import { RefreshIcon } from "../ui/icons";
 import { WaitingIndicator } from "../ui/waiting-indicator";
@@ -26,7 +26,8 @@ export interface MessageActions {
   submitEdit: (message: ChatUIMessage, text: string) => void;
   regenerate: (answer: ChatUIMessage) => void;
   continueAnswer: (answer: ChatUIMessage) => void;
-  showVersion: (answer: ChatUIMessage, index: number) => void;
+  /** Shows another version of a question or an answer (‹ 1 / 2 ›), with what follows it. */
+  showVersion: (message: ChatUIMessage, index: number) => void;
   retry: (question: ChatUIMessage) => void;
   /** A failed turn's text goes back into the message box. */
   editFailed: (question: ChatUIMessage) => void;
@@ -38,6 +39,8 @@ export interface MessageActions {
 
 interface MessageListProps {
   messages: ChatUIMessage[];
+  /** The messages on screen that have other versions, and which one each is. */
+  versions: ReadonlyMap<string, VersionPosition>;
   status: ChatStatus;
   busy: boolean;
   /** A model can be called now. */
@@ -49,7 +52,7 @@ interface MessageListProps {
 }
 
 /** The conversation's messages, each failed turn's row, the waiting line and Regenerate; or the empty state. */
-export function MessageList({ messages, status, busy, canCall, editingId, answerCallFailure, actions }: MessageListProps) {
+export function MessageList({ messages, versions, status, busy, canCall, editingId, answerCallFailure, actions }: MessageListProps) {
   if (messages.length === 0) return <ChatEmptyState onPick={actions.send} disabled={!canCall} />;
   const lastMessage = messages.at(-1);
   const lastUser = messages.findLast((message) => message.role === "user");
@@ -80,7 +83,7 @@ export function MessageList({ messages, status, busy, canCall, editingId, answer
     <AssistantMessage
       message={message}
       streaming={busy && message === lastMessage}
-      versions={{ ...versionPosition(message), onShow: busy ? undefined : (index) => actions.showVersion(message, index) }}
+      versions={{ ...(versions.get(message.id) ?? { index: 0, count: 1 }), onShow: busy ? undefined : (index) => actions.showVersion(message, index) }}
       footer={
         !busy && message === lastMessage && isInterrupted(message) ? (
           <InterruptedAnswer enabled={canCall} onContinue={() => actions.continueAnswer(message)} onTryAgain={() => actions.regenerate(message)} />
@@ -100,6 +103,8 @@ export function MessageList({ messages, status, busy, canCall, editingId, answer
               onStartEdit={busy || isVoiceMessage(message) ? undefined : () => actions.startEdit(message)}
               onCancelEdit={actions.cancelEdit}
               onSubmitEdit={(text) => actions.submitEdit(message, text)}
+              versions={versions.get(message.id)}
+              onShowVersion={busy ? undefined : (index) => actions.showVersion(message, index)}
             />
           ) : message.role !== "assistant" ? (
             // A system message an older import kept: never shown as an answer, never sent.

@@ -7,13 +7,14 @@ import { createConversationSaver, type ConversationPersistence, type Conversatio
 
 /**
  * Keeps the open conversation as it changes (createConversationSaver says when): its messages,
- * the answer so far while one streams (also when the tab closes), and the draft.
+ * the answer so far while one streams (also when the tab closes), and the draft. `adopt` says the
+ * messages about to be shown came from the kept copy (nothing to save).
  */
 export function useConversationSaver(
   persistence: ConversationPersistence,
   conversationId: string,
   current: { messages: ChatUIMessage[]; status: ChatStatus; draft: string },
-): void {
+): { adopt: (messages: ChatUIMessage[]) => void } {
   const { messages, status, draft } = current;
   // What was opened, to tell a change from merely opening the conversation.
   const [loaded] = useState(() => ({ messages, draft }));
@@ -39,4 +40,6 @@ export function useConversationSaver(
   useEffect(() => {
     saverRef.current?.draftChanged(draft);
   }, [draft]);
+
+  return { adopt: (adopted) => saverRef.current?.adopt(adopted) };
 }

@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from "react";
 import { decodeChatError, type ChatErrorInfo } from "@/lib/client/chat-error";
 import { chatRequestOptions } from "@/lib/client/chat-request-options";
 import { failureOf, type ChatUIMessage } from "@/lib/client/chat-turns";
-import { failureShownApart, settleTurn, type AnswerCall, type TurnPlan } from "@/lib/client/turn-actions";
+import { failureShownApart, removedBy, settleTurn, type AnswerCall, type TurnPlan } from "@/lib/client/turn-actions";
 import { useChatSetup } from "./chat-context";
 
 interface ConversationTurns {
@@ -23,7 +23,7 @@ interface ConversationTurns {
    */
   start: (plan: TurnPlan | undefined) => boolean;
   /** Changes the list without a call (a failed turn removed, another answer version shown, a voice transcript added). */
-  setMessages: (update: (messages: ChatUIMessage[]) => ChatUIMessage[]) => void;
+  setMessages: (update: ChatUIMessage[] | ((messages: ChatUIMessage[]) => ChatUIMessage[])) => void;
   stop: () => Promise<void>;
 }
 
@@ -32,7 +32,7 @@ interface ConversationTurns {
  * (lib/client/turn-actions), and how it ends is settled there too (settleTurn).
  */
 export function useConversationTurns(conversationId: string, initialMessages: ChatUIMessage[], onStart: () => void): ConversationTurns {
-  const { transport, callSettings, onLatestFailureChange } = useChatSetup();
+  const { transport, callSettings, onLatestFailureChange, persistence } = useChatSetup();
   // The error is read in onError and applied in onFinish, with the answer call it ended.
   const pendingFailureRef = useRef<ChatErrorInfo | undefined>(undefined);
   const answerCallRef = useRef<AnswerCall | undefined>(undefined);
@@ -50,7 +50,15 @@ export function useConversationTurns(conversationId: string, initialMessages: Ch
       pendingFailureRef.current = undefined;
       answerCallRef.current = undefined;
       const settle = settleTurn(outcome);
-      if (settle) setMessagesRef.current(settle);
+      if (settle) {
+        setMessagesRef.current((current) => {
+          const settled = settle(current);
+          // What the end of the call dropped (an empty answer, a failed new version) is gone for good.
+          const removed = removedBy(current, settled);
+          if (removed.length > 0) persistence.removeMessages(conversationId, removed);
+          return settled;
+        });
+      }
       const apart = failureShownApart(outcome);
       if (apart) setAnswerCallFailure(apart);
     },
@@ -76,6 +84,7 @@ export function useConversationTurns(conversationId: string, initialMessages: Ch
     setAnswerCallFailure(undefined);
     onStart();
     answerCallRef.current = plan.answerCall;
+    if (plan.removed.length > 0) persistence.removeMessages(conversationId, plan.removed.map((message) => message.id));
     setMessages(plan.messages);
     const { generateImage, leaveOutImages, continueAnswer } = plan;
     // Without a new message, the call answers the last one: the new question, or the emptied answer.

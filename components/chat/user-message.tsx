@@ -9,6 +9,7 @@ import { ghostButton, iconButton, primaryButton } from "../ui/button-styles";
 import { MessageDocuments } from "./document-chips";
 import { PencilIcon } from "../ui/icons";
 import { VoiceMark } from "../voice/voice-turn-marks";
+import { VersionSwitcher } from "./answer-version-switcher";
 
 interface UserMessageProps {
   message: UIMessage;
@@ -17,12 +18,16 @@ interface UserMessageProps {
   /** Undefined while editing is not possible (an answer is streaming). */
   onStartEdit?: () => void;
   onCancelEdit: () => void;
-  /** Sends the edited text in place of this message; later turns are replaced by the new answer. */
+  /** Sends the edited text as a new version of this question; the earlier one stays, with its turns. */
   onSubmitEdit: (text: string) => void;
+  /** This question's versions (an edit adds one), when it has more than one. */
+  versions?: { index: number; count: number };
+  /** Undefined while switching is not possible (an answer is streaming). */
+  onShowVersion?: (index: number) => void;
 }
 
 /** The person's message: a bubble, an edit button, and "Not sent" when its turn failed. */
-export function UserMessage({ message, editing, onStartEdit, onCancelEdit, onSubmitEdit }: UserMessageProps) {
+export function UserMessage({ message, editing, onStartEdit, onCancelEdit, onSubmitEdit, versions, onShowVersion }: UserMessageProps) {
   const text = textOf(message);
   const images = message.parts.filter((part) => part.type === "file" && part.mediaType.startsWith("image/"));
   const failed = failureOf(message) !== undefined;
@@ -111,11 +116,13 @@ export function UserMessage({ message, editing, onStartEdit, onCancelEdit, onSub
           </div>
         )}
         {text && <div
+          data-testid="question-text"
           dir="auto"
           className={`max-w-full rounded-[1.25rem] bg-user-bubble px-4 py-2.5 text-[15px] leading-6 whitespace-pre-wrap [overflow-wrap:anywhere] text-foreground ${failed ? "opacity-70" : ""}`}
         >
           {text}
         </div>}
+        {versions && versions.count > 1 && <VersionSwitcher kind="question" index={versions.index} count={versions.count} onShow={onShowVersion} />}
         {source === "voice" && <VoiceMark align="end" />}
         {failed && <span className="text-xs font-medium text-destructive">Failed · left out of what the model sees</span>}
         {imagesLeftOut && (

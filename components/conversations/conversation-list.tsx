@@ -2,7 +2,7 @@
 
 import { useState, useSyncExternalStore, type FormEvent, type ReactNode } from "react";
 import type { ConversationSummary } from "@/lib/client/conversation-store";
-import { DownloadIcon, SearchIcon } from "./conversation-icons";
+import { DownloadIcon, SearchIcon, ShareIcon } from "./conversation-icons";
 import { ConversationRowMenu } from "./conversation-row-menu";
 import { PencilIcon, PlusIcon, TrashIcon } from "../ui/icons";
 
@@ -25,6 +25,10 @@ interface ConversationListProps {
   tools?: ReactNode;
   /** False when this browser cannot keep conversations. */
   persistent: boolean;
+  /** Where they are kept, in one line (default: in this browser only). */
+  storageNote?: string;
+  /** A read-only link to a snapshot (only where the server keeps chats). */
+  onShare?: (id: string) => void;
 }
 
 function RenameForm({ conversation, onDone }: { conversation: ConversationSummary; onDone: (title: string | null) => void }) {
@@ -85,6 +89,8 @@ export function ConversationList({
   onSearchIntent,
   tools,
   persistent,
+  storageNote = "Kept in this browser only, never on the server.",
+  onShare,
 }: ConversationListProps) {
   const [renamingId, setRenamingId] = useState<string | null>(null);
   const keyHint = useSearchKeyHint();
@@ -156,6 +162,7 @@ export function ConversationList({
                         { id: "conversation-rename", label: "Rename", icon: <PencilIcon className="size-4" />, onSelect: () => setRenamingId(conversation.id) },
                         { id: "conversation-export-markdown", label: "Export as Markdown", icon: <DownloadIcon className="size-4" />, onSelect: () => onExport(conversation.id, "markdown") },
                         { id: "conversation-export-json", label: "Export as JSON", icon: <DownloadIcon className="size-4" />, onSelect: () => onExport(conversation.id, "json") },
+                        ...(onShare ? [{ id: "conversation-share", label: "Share", icon: <ShareIcon className="size-4" />, onSelect: () => onShare(conversation.id) }] : []),
                         { id: "conversation-delete", label: "Delete", icon: <TrashIcon className="size-4" />, onSelect: () => onDelete(conversation.id), destructive: true },
                       ]}
                     />
@@ -169,7 +176,7 @@ export function ConversationList({
       {tools}
       <p data-testid="storage-note" className="border-t border-border px-4 py-2 text-[11px] leading-4 text-muted-foreground">
         {persistent
-          ? "Kept in this browser only, never on the server."
+          ? storageNote
           : "This browser is not keeping conversations (storage unavailable or full): they last until this tab closes."}
       </p>
     </nav>

@@ -6,7 +6,7 @@ import type { Conversation } from "@/lib/client/conversation-store";
 import { ModalDialog } from "../ui/modal-dialog";
 import { SearchIcon } from "./conversation-icons";
 
-interface ConversationSearchDialogProps {
+export interface ConversationSearchDialogProps {
   accountId: string;
   /** The conversations to search, as kept now. */
   loadConversations: () => Promise<Conversation[]>;

@@ -2,21 +2,39 @@
 
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { ChatUIMessage } from "@/lib/client/chat-turns";
+import type { ConversationInbox } from "@/lib/client/conversation-inbox";
+import { treeOfConversation } from "@/lib/client/conversation-record";
 import { messagesAfterReload } from "@/lib/client/interrupted-answers";
+import { EMPTY_TREE, type MessageTree } from "@/lib/client/message-tree";
 import type { ExportedConversation } from "@/lib/client/conversation-export";
 import type { ConversationPersistence } from "@/lib/client/conversation-saver";
 import { NEW_CHAT_DRAFT, type Conversation, type ConversationSummary } from "@/lib/client/conversation-store";
-import { clearAppStorage, readStored, removeStored, writeStored } from "@/lib/client/local-preferences";
+import { readStored, removeStored, writeStored } from "@/lib/client/local-preferences";
 import { addressShowing, conversationIdIn, metaForSave, openPointerKey, type ConversationMeta } from "@/lib/client/open-conversation";
+import { useChangesElsewhere } from "./use-changes-elsewhere";
+import { useConversationCopies } from "./use-conversation-copies";
 import { useConversationList } from "./use-conversation-list";
 import { usePendingDeletions, type PendingDeletion } from "./use-pending-deletions";
 
 /** The conversation on screen. `saved` is false for a new chat until its first message. */
 interface ActiveConversation {
   id: string;
+  /** The branch shown. */
   messages: ChatUIMessage[];
+  /** Every message of the conversation, the other versions included. */
+  tree: MessageTree;
   draft: string;
   saved: boolean;
+}
+
+/** How the conversations reach the server and the account's other tabs (components/history/use-history-sync). */
+interface ConversationSync {
+  /** Queue writes for the server. */
+  queue: boolean;
+  /** After a write: the other tabs read it again, and the server gets it soon. */
+  announce(conversationIds: string[]): void;
+  /** Hears of conversations changed elsewhere ("all": every one may have); returns the way to stop. */
+  subscribe(listener: (changed: string[] | "all") => void): () => void;
 }
 
 export interface Conversations {
@@ -56,8 +74,14 @@ function showInUrl(id: string | null, mode: "push" | "replace"): void {
  * The account's conversations in this browser: which one is open (from the URL, else the one open
  * last), the list for the sidebar, and keeping messages and drafts as they change.
  */
-export function useConversations(accountId: string): Conversations {
+export function useConversations(accountId: string, sync: ConversationSync, inbox: ConversationInbox): Conversations {
   const { store, storeRef, persistent, list, refreshList } = useConversationList(accountId);
+  const syncRef = useRef(sync);
+  useEffect(() => {
+    syncRef.current = sync;
+  }, [sync]);
+  // Messages taken out for good, removed with the conversation's next save.
+  const removalsRef = useRef(new Map<string, string[]>());
   const [active, setActive] = useState<ActiveConversation | null>(null);
   // Callbacks read these, so their identity never changes with the data (the open conversation's saver depends on them).
   const activeRef = useRef<ActiveConversation | null>(null);
@@ -75,14 +99,15 @@ export function useConversations(accountId: string): Conversations {
       if (!current) return;
       const found = id ? await current.get(accountId, id) : undefined;
       if (found) {
+        const { tree, path } = treeOfConversation(found);
         show(
-          { id: found.id, messages: messagesAfterReload(found.messages), draft: await current.getDraft(accountId, found.id), saved: true },
+          { id: found.id, messages: messagesAfterReload(path), tree, draft: await current.getDraft(accountId, found.id), saved: true },
           { createdAt: found.createdAt, title: found.title, titleEdited: found.titleEdited },
         );
         writeStored(openPointerKey(accountId), found.id);
         showInUrl(found.id, "replace");
       } else {
-        show({ id: crypto.randomUUID(), messages: [], draft: await current.getDraft(accountId, NEW_CHAT_DRAFT), saved: false }, null);
+        show({ id: crypto.randomUUID(), messages: [], tree: EMPTY_TREE, draft: await current.getDraft(accountId, NEW_CHAT_DRAFT), saved: false }, null);
         showInUrl(null, "replace");
       }
     },
@@ -115,19 +140,27 @@ export function useConversations(accountId: string): Conversations {
         activeRef.current = { ...conversation, saved: true };
         setActive((shown) => (shown?.id === conversation.id ? { ...shown, saved: true } : shown));
       }
+      const removedIds = removalsRef.current.get(conversationId) ?? [];
+      removalsRef.current.delete(conversationId);
       void current
-        .save({ id: conversation.id, accountId, ...meta, updatedAt: now, messages })
-        .then(async () => {
+        .saveBranch(accountId, conversation.id, { path: messages, ...meta, removedIds }, { queue: syncRef.current.queue })
+        .then(async (kept) => {
           if (firstSave) {
             await current.setDraft(accountId, NEW_CHAT_DRAFT, "");
             writeStored(openPointerKey(accountId), conversation.id);
             showInUrl(conversation.id, "replace");
           }
+          if (kept) syncRef.current.announce([conversation.id]);
           await refreshList();
         });
     },
     [accountId, refreshList, storeRef],
   );
+
+  const removeMessages = useCallback((conversationId: string, messageIds: readonly string[]) => {
+    const waiting = removalsRef.current.get(conversationId) ?? [];
+    removalsRef.current.set(conversationId, [...waiting, ...messageIds]);
+  }, []);
 
   const saveDraft = useCallback(
     (conversationId: string, text: string) => {
@@ -152,7 +185,7 @@ export function useConversations(accountId: string): Conversations {
       removeStored(openPointerKey(accountId));
       showInUrl(null, "push");
       const id = crypto.randomUUID();
-      show({ id, messages: carried, draft, saved: false }, null);
+      show({ id, messages: carried, tree: EMPTY_TREE, draft, saved: false }, null);
       // A chat that starts with carried messages is worth keeping at once.
       if (carried.length > 0) saveMessages(id, carried);
     },
@@ -164,7 +197,10 @@ export function useConversations(accountId: string): Conversations {
       const trimmed = title.trim();
       if (!trimmed) return;
       if (activeRef.current?.id === id && metaRef.current) metaRef.current = { ...metaRef.current, title: trimmed, titleEdited: true };
-      void storeRef.current?.rename(accountId, id, trimmed).then(refreshList);
+      void storeRef.current?.rename(accountId, id, trimmed, { queue: syncRef.current.queue }).then(() => {
+        syncRef.current.announce([id]);
+        return refreshList();
+      });
     },
     [accountId, refreshList, storeRef],
   );
@@ -173,7 +209,13 @@ export function useConversations(accountId: string): Conversations {
   useEffect(() => {
     listRef.current = list;
   }, [list]);
-  const deleteNow = useCallback(async (id: string) => storeRef.current?.remove(accountId, id), [accountId, storeRef]);
+  const deleteNow = useCallback(
+    async (id: string) => {
+      await storeRef.current?.remove(accountId, id, { queue: syncRef.current.queue });
+      syncRef.current.announce([id]);
+    },
+    [accountId, storeRef],
+  );
   const deletions = usePendingDeletions(deleteNow, refreshList);
   const { start: startDeletion, undo: undoRemove, isPending } = deletions;
 
@@ -185,35 +227,23 @@ export function useConversations(accountId: string): Conversations {
     [startDeletion, startNew],
   );
 
-  const readAll = useCallback(async () => {
-    const all = (await storeRef.current?.all(accountId)) ?? [];
-    return all.filter((conversation) => !isPending(conversation.id));
-  }, [accountId, isPending, storeRef]);
+  const copies = useConversationCopies({ accountId, storeRef, sync: syncRef, refreshList, undoRemove, isPending });
 
-  const read = useCallback(async (id: string) => storeRef.current?.get(accountId, id), [accountId, storeRef]);
+  const persistence = useMemo<ConversationPersistence>(() => ({ saveMessages, removeMessages, saveDraft }), [saveMessages, removeMessages, saveDraft]);
 
-  const addConversations = useCallback(
-    async (incoming: ExportedConversation[]) => {
-      const current = storeRef.current;
-      if (!current) return 0;
-      // A file that holds a conversation being deleted asks to keep it.
-      for (const conversation of incoming) undoRemove(conversation.id);
-      const added = await current.addMissing(
-        accountId,
-        incoming.map((conversation) => ({ ...conversation, accountId })),
-      );
-      await refreshList();
-      return added.length;
-    },
-    [accountId, refreshList, undoRemove, storeRef],
-  );
-
-  const persistence = useMemo<ConversationPersistence>(() => ({ saveMessages, saveDraft }), [saveMessages, saveDraft]);
-
-  const forgetThisDevice = useCallback(async () => {
-    await storeRef.current?.forgetAccount(accountId);
-    clearAppStorage();
-  }, [accountId, storeRef]);
+  // What another tab or device changed: the list, and the open conversation (or a new chat when it was deleted there).
+  useChangesElsewhere({
+    accountId,
+    subscribe: sync.subscribe,
+    storeRef,
+    openId: useCallback(() => (activeRef.current?.saved ? activeRef.current.id : undefined), []),
+    refreshList,
+    onOpenDeleted: startNew,
+    onOpenChanged: useCallback((found: Conversation) => {
+      metaRef.current = { createdAt: found.createdAt, title: found.title, titleEdited: found.titleEdited };
+    }, []),
+    inbox,
+  });
 
   const pendingDeletions = deletions.pending;
   return {
@@ -227,9 +257,6 @@ export function useConversations(accountId: string): Conversations {
     rename,
     remove,
     undoRemove,
-    readAll,
-    read,
-    addConversations,
-    forgetThisDevice,
+    ...copies,
   };
 }

@@ -9,10 +9,14 @@ interface SignOutDialogProps {
   onSignOut: () => void;
   /** Sign out and delete this account's conversations, drafts and the app's preferences from this browser. */
   onSignOutAndForget: () => void;
+  /** The server keeps the chats too (forgetting this device loses nothing there). */
+  keptOnServer?: boolean;
+  /** Export all this browser's chats to a file (offered before forgetting, when the server does not keep them). */
+  onExport?: () => void;
 }
 
 /** Asks whether to keep this device's conversations when signing out. */
-export function SignOutDialog({ open, onCancel, onSignOut, onSignOutAndForget }: SignOutDialogProps) {
+export function SignOutDialog({ open, onCancel, onSignOut, onSignOutAndForget, keptOnServer = false, onExport }: SignOutDialogProps) {
   return (
     <ModalDialog
       open={open}
@@ -25,13 +29,19 @@ export function SignOutDialog({ open, onCancel, onSignOut, onSignOutAndForget }:
         Sign out
       </h2>
       <p className="mt-1.5 text-sm leading-6 text-muted-foreground">
-        Your conversations are kept in this browser only. Keep them for the next time you sign in here, or forget them
-        (with your drafts and settings) on this device.
+        {keptOnServer
+          ? "Your conversations are kept on the server, and this browser keeps a copy. Keep the copy for the next time you sign in here, or forget it (with your drafts and settings) on this device: the server keeps them."
+          : "Your conversations are kept in this browser only. Keep them for the next time you sign in here, or forget them (with your drafts and settings) on this device: export them first to keep a copy."}
       </p>
       <div className="mt-4 flex flex-col gap-2">
         <button type="button" data-testid="sign-out-confirm" onClick={onSignOut} autoFocus className={`${primaryButton} h-10 text-sm`}>
           Sign out, keep conversations
         </button>
+        {!keptOnServer && onExport && (
+          <button type="button" data-testid="sign-out-export" onClick={onExport} className={`${secondaryButton}`}>
+            Export all conversations first
+          </button>
+        )}
         <button type="button" data-testid="sign-out-forget" onClick={onSignOutAndForget} className={`${secondaryButton}`}>
           Sign out and forget this device&apos;s conversations
         </button>

@@ -20,7 +20,7 @@ import { VoiceStatusLine } from "./voice-status";
 import { VoiceTextForm } from "./voice-text-form";
 import { VoiceTranscript } from "./voice-transcript";
 
-interface VoiceDialogProps {
+export interface VoiceDialogProps {
   /** The dialog closed (Close, Escape); the call is over by then. */
   onClose: () => void;
   /** A call ended with words said: the chat keeps them, and what the agent did meanwhile. */

@@ -8,6 +8,13 @@ export const APP_PORT = Number(process.env.E2E_APP_PORT ?? 3110);
 export const MOCK_UPSTREAM_URL = `http://127.0.0.1:${MOCK_UPSTREAM_PORT}`;
 export const APP_URL = `http://127.0.0.1:${APP_PORT}`;
 
+/**
+ * The two-instance run (playwright.history-pair.config.ts): the round-robin proxy in front of two
+ * `next start` sharing a Postgres listens here (E2E_PAIR_PORT; default the app's port + 1).
+ */
+export const PAIR_PORT = Number(process.env.E2E_PAIR_PORT ?? APP_PORT + 1);
+export const PAIR_URL = `http://127.0.0.1:${PAIR_PORT}`;
+
 /** The app's per-session limit for POST /responses in this suite: small so a test can reach it. */
 export const E2E_RATE_LIMIT_PER_MINUTE = 5;
 

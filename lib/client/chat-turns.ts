@@ -11,7 +11,10 @@ interface ChatMessageMetadata {
   failedTurn?: true;
   /** An answer whose page was closed or reloaded while it streamed: the text saved until then. */
   interrupted?: true;
-  /** An answer's other versions (regenerate keeps them); see answer-versions. */
+  /**
+   * An answer's other versions, as regenerate kept them before messages had parents (and as an
+   * export of that time holds them); read into messages beside it (lib/client/message-tree).
+   */
   versions?: AnswerVersions;
   /** A user message sent to a model that reads text only: the conversation's images were left out. */
   imagesLeftOut?: ImagesLeftOut;
@@ -37,7 +40,7 @@ export interface AnswerVersion {
 }
 
 /** The versions before and after the one a message shows (its parts are the shown one). */
-export interface AnswerVersions {
+interface AnswerVersions {
   before: AnswerVersion[];
   after: AnswerVersion[];
 }

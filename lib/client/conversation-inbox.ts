@@ -1,11 +1,14 @@
 import type { ChatUIMessage } from "./chat-turns";
+import type { MessageTree } from "./message-tree";
 
 /** Something asked of a conversation from outside it. */
 export type ConversationCommand =
   /** Add these messages at the end (a finished voice call's transcript). */
   | { type: "append"; messages: ChatUIMessage[] }
   /** Scroll to this message and mark it (a search result); null takes the mark away. */
-  | { type: "show-message"; messageId: string | null };
+  | { type: "show-message"; messageId: string | null }
+  /** Another tab or device changed the kept conversation: its messages as kept now. */
+  | { type: "remote"; tree: MessageTree };
 
 /**
  * Commands for the conversations, from the screen around them: each waits for its conversation to

@@ -11,6 +11,7 @@ function recorder() {
   const saved: { kind: "messages" | "draft"; conversationId: string; value: ChatUIMessage[] | string }[] = [];
   const persistence: ConversationPersistence = {
     saveMessages: (conversationId, messages) => saved.push({ kind: "messages", conversationId, value: messages }),
+    removeMessages: () => {},
     saveDraft: (conversationId, text) => saved.push({ kind: "draft", conversationId, value: text }),
   };
   return { saved, persistence };
@@ -33,6 +34,19 @@ describe("keeping an open conversation", () => {
     saver.draftChanged(loaded.draft);
     vi.runAllTimers();
     expect(saved).toEqual([]);
+  });
+
+  it("saves nothing for messages that came from the kept copy, and saves the next change of this tab", () => {
+    const { saved, persistence } = recorder();
+    const saver = createConversationSaver(persistence, "c1", loaded);
+    const fromElsewhere = [...loaded.messages, user("u2", "asked on the phone")];
+    saver.adopt(fromElsewhere);
+    // The chat shows a copy of the list (useChat copies it), holding the same messages.
+    saver.messagesChanged([...fromElsewhere], "ready");
+    expect(saved).toEqual([]);
+    const mine = [...fromElsewhere, user("u3", "asked here")];
+    saver.messagesChanged(mine, "ready");
+    expect(saved).toEqual([{ kind: "messages", conversationId: "c1", value: mine }]);
   });
 
   it("saves when a turn starts and when it settles, not on every streamed word", () => {

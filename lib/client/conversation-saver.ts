@@ -4,13 +4,19 @@ import { interruptedSnapshot } from "./interrupted-answers";
 import { throttleLatest } from "./throttle";
 
 /**
- * Where a conversation's messages and draft are kept. The chat only calls these two; today they
- * land in this browser's IndexedDB (useConversations), and a history kept elsewhere implements the
- * same two calls.
+ * Where a conversation's messages and draft are kept. The chat only calls these; they land in this
+ * browser's IndexedDB (useConversations), which merges them into the conversation's tree of
+ * messages and, with history on the server, queues them for it.
  */
 export interface ConversationPersistence {
-  /** Keeps the conversation's messages (not when another conversation is open by now). */
+  /**
+   * Keeps the branch on screen (not when another conversation is open by now): messages new to
+   * the conversation follow the one before them; messages that left the branch (an earlier
+   * version) stay.
+   */
   saveMessages(conversationId: string, messages: ChatUIMessage[]): void;
+  /** Takes messages out for good (a retried or removed failed turn, a failed new version), with the next save. */
+  removeMessages(conversationId: string, messageIds: readonly string[]): void;
   /** Keeps the conversation's unsent text. */
   saveDraft(conversationId: string, text: string): void;
 }
@@ -30,6 +36,13 @@ export interface ConversationSaver {
   flush(): void;
   /** The conversation closes: as flush, and a draft still waiting for its pause is dropped. */
   close(): void;
+  /** These messages came from the kept copy (another tab or device changed it): nothing to save. */
+  adopt(messages: ChatUIMessage[]): void;
+}
+
+/** The same message objects in the same order (useChat copies the list it is given, not the messages). */
+function sameMessages(a: readonly ChatUIMessage[], b: readonly ChatUIMessage[]): boolean {
+  return a === b || (a.length === b.length && a.every((message, index) => message === b[index]));
 }
 
 /**
@@ -47,6 +60,7 @@ export function createConversationSaver(
   const streamingSave = throttleLatest((messages: ChatUIMessage[]) => persistence.saveMessages(conversationId, interruptedSnapshot(messages)), ANSWER_SAVE_INTERVAL_MS);
   let savedDraft = loaded.draft;
   let draftTimer: ReturnType<typeof setTimeout> | undefined;
+  let unchanged = loaded.messages;
 
   return {
     messagesChanged(messages, status) {
@@ -55,7 +69,10 @@ export function createConversationSaver(
         return;
       }
       streamingSave.cancel();
-      if (messages !== loaded.messages) persistence.saveMessages(conversationId, messages);
+      if (!sameMessages(messages, unchanged)) persistence.saveMessages(conversationId, messages);
+    },
+    adopt(messages) {
+      unchanged = messages;
     },
     draftChanged(text) {
       clearTimeout(draftTimer);

@@ -1,5 +1,9 @@
-import { openDB, type DBSchema, type IDBPDatabase } from "idb";
+import type { IDBPTransaction } from "idb";
+import { accountRange, openChatDb, queueEntries, type ChatDatabase, type ChatDb } from "./chat-db";
 import type { ChatUIMessage } from "./chat-turns";
+import { mergeLocalSave, type LocalSave } from "./conversation-record";
+import { entriesForSave, type OutboxEntry } from "./history-outbox";
+import type { MessageLink } from "./message-tree";
 
 /**
  * Conversations live in this browser only (IndexedDB), one set per signed-in account: the server
@@ -13,7 +17,21 @@ export interface Conversation {
   titleEdited: boolean;
   createdAt: number;
   updatedAt: number;
+  /** The branch shown, oldest first (what search, export and the first paint read). */
   messages: ChatUIMessage[];
+  /** The messages off that branch: other versions of a question or an answer, and what follows them. */
+  otherMessages?: ChatUIMessage[];
+  /**
+   * Where each message sits (its parent, when it was made, the rev of its last write), by id.
+   * Absent in a conversation kept before messages had parents: its messages follow each other.
+   */
+  links?: Record<string, MessageLink>;
+  /** Messages deleted here or on another device, with the parent each had (what followed them follows it). */
+  removedMessages?: Record<string, string | null>;
+  /** The rev that last set each field group, as the server merges them (docs/api.md#the-model). */
+  revs?: { title?: number; pinned?: number; archived?: number };
+  pinned?: boolean;
+  archived?: boolean;
 }
 
 export type ConversationSummary = Pick<Conversation, "id" | "title" | "updatedAt">;
@@ -30,15 +48,26 @@ export interface ConversationStore {
    * Keeps those of `conversations` whose id the account does not have yet (an import), all in one
    * step; returns the ids added. Ones already present are left exactly as they are.
    */
-  addMissing(accountId: string, conversations: Conversation[]): Promise<string[]>;
+  addMissing(accountId: string, conversations: Conversation[], options?: WriteOptions): Promise<string[]>;
+  /** Keeps the conversation exactly as given (replacing what was kept). */
   save(conversation: Conversation): Promise<void>;
-  rename(accountId: string, id: string, title: string): Promise<void>;
-  remove(accountId: string, id: string): Promise<void>;
+  /**
+   * Merges a tab's save into what is kept (lib/client/conversation-record: nothing another tab or
+   * device added is lost); the kept conversation, or undefined when nothing changed.
+   */
+  saveBranch(accountId: string, id: string, save: LocalSave, options?: WriteOptions): Promise<Conversation | undefined>;
+  rename(accountId: string, id: string, title: string, options?: WriteOptions): Promise<void>;
+  remove(accountId: string, id: string, options?: WriteOptions): Promise<void>;
   /** The unsent text of a conversation ("" when none); `draftKey` is a conversation id or NEW_CHAT_DRAFT. */
   getDraft(accountId: string, draftKey: string): Promise<string>;
   setDraft(accountId: string, draftKey: string, text: string): Promise<void>;
-  /** Deletes everything this browser keeps for the account. */
+  /** Deletes everything this browser keeps for the account (its queue for the server and sync state included). */
   forgetAccount(accountId: string): Promise<void>;
+}
+
+interface WriteOptions {
+  /** History is kept by the server: queue what changed to be sent (lib/client/history-outbox). */
+  queue?: boolean;
 }
 
 /** The draft of a chat that has no messages (and so no saved conversation) yet. */
@@ -56,14 +85,6 @@ export function titleFromText(text: string): string {
   return `${(lastSpace > TITLE_MAX_CHARS / 2 ? cut.slice(0, lastSpace) : cut).trimEnd()}…`;
 }
 
-const DB_NAME = "lwc-chat";
-const DB_VERSION = 1;
-
-interface ChatDb extends DBSchema {
-  conversations: { key: [string, string]; value: Conversation; indexes: { byAccount: string } };
-  drafts: { key: [string, string]; value: { accountId: string; key: string; text: string } };
-}
-
 function byNewest(a: ConversationSummary, b: ConversationSummary): number {
   return b.updatedAt - a.updatedAt;
 }
@@ -77,16 +98,16 @@ function recordKey(accountId: string, id: string): string {
   return `${accountId}\u0000${id}`;
 }
 
-export async function openIndexedDbConversationStore(): Promise<ConversationStore> {
-  if (typeof globalThis.indexedDB === "undefined") throw new Error("IndexedDB is not available");
-  const db: IDBPDatabase<ChatDb> = await openDB<ChatDb>(DB_NAME, DB_VERSION, {
-    upgrade(database) {
-      // Keyed by [accountId, id]: one account's id can never reach another account's record.
-      const conversations = database.createObjectStore("conversations", { keyPath: ["accountId", "id"] });
-      conversations.createIndex("byAccount", "accountId");
-      database.createObjectStore("drafts", { keyPath: ["accountId", "key"] });
-    },
-  });
+export async function openIndexedDbConversationStore(opened?: ChatDatabase): Promise<ConversationStore> {
+  const db = opened ?? (await openChatDb());
+  /** Runs `write` on the conversations (and drafts and the outbox) in one transaction, queueing what it says changed. */
+  const writing = async <T>(accountId: string, options: WriteOptions | undefined, write: (tx: ConversationTx) => Promise<{ result: T; queue: OutboxEntry[] }>) => {
+    const tx = db.transaction(["conversations", "drafts", "outbox"], "readwrite");
+    const { result, queue } = await write(tx);
+    if (options?.queue && queue.length > 0) await queueEntries(tx.objectStore("outbox"), accountId, queue);
+    await tx.done;
+    return result;
+  };
 
   return {
     persistent: true,
@@ -100,31 +121,45 @@ export async function openIndexedDbConversationStore(): Promise<ConversationStor
     async all(accountId) {
       return (await db.getAllFromIndex("conversations", "byAccount", accountId)).sort(byNewest);
     },
-    async addMissing(accountId, incoming) {
-      const tx = db.transaction("conversations", "readwrite");
-      const added: string[] = [];
-      for (const conversation of incoming) {
-        if ((await tx.store.getKey([accountId, conversation.id])) !== undefined) continue;
-        await tx.store.put({ ...conversation, accountId });
-        added.push(conversation.id);
-      }
-      await tx.done;
-      return added;
+    async addMissing(accountId, incoming, options) {
+      return writing(accountId, options, async (tx) => {
+        const added: string[] = [];
+        const store = tx.objectStore("conversations");
+        for (const conversation of incoming) {
+          if ((await store.getKey([accountId, conversation.id])) !== undefined) continue;
+          await store.put({ ...conversation, accountId });
+          added.push(conversation.id);
+        }
+        return { result: added, queue: added.flatMap((id) => entriesForWhole(incoming.find((conversation) => conversation.id === id)!)) };
+      });
     },
     async save(conversation) {
       await db.put("conversations", conversation);
     },
-    async rename(accountId, id, title) {
-      const tx = db.transaction("conversations", "readwrite");
-      const found = await tx.store.get([accountId, id]);
-      if (found) await tx.store.put({ ...found, title, titleEdited: true });
-      await tx.done;
+    async saveBranch(accountId, id, save, options) {
+      return writing(accountId, options, async (tx) => {
+        const store = tx.objectStore("conversations");
+        const merged = mergeLocalSave(await store.get([accountId, id]), { accountId, id }, save, Date.now());
+        if (!merged) return { result: undefined, queue: [] };
+        await store.put(merged.conversation);
+        return { result: merged.conversation, queue: entriesForSave(id, merged.changes) };
+      });
     },
-    async remove(accountId, id) {
-      const tx = db.transaction(["conversations", "drafts"], "readwrite");
-      await tx.objectStore("conversations").delete([accountId, id]);
-      await tx.objectStore("drafts").delete([accountId, id]);
-      await tx.done;
+    async rename(accountId, id, title, options) {
+      await writing(accountId, options, async (tx) => {
+        const store = tx.objectStore("conversations");
+        const found = await store.get([accountId, id]);
+        if (!found) return { result: undefined, queue: [] };
+        await store.put(renamed(found, title, Date.now()));
+        return { result: undefined, queue: [{ kind: "conversation", conversationId: id }] };
+      });
+    },
+    async remove(accountId, id, options) {
+      await writing(accountId, options, async (tx) => {
+        await tx.objectStore("conversations").delete([accountId, id]);
+        await tx.objectStore("drafts").delete([accountId, id]);
+        return { result: undefined, queue: [{ kind: "delete-conversation", conversationId: id }] };
+      });
     },
     async getDraft(accountId, draftKey) {
       return (await db.get("drafts", [accountId, draftKey]))?.text ?? "";
@@ -134,14 +169,28 @@ export async function openIndexedDbConversationStore(): Promise<ConversationStor
       else await db.delete("drafts", [accountId, draftKey]);
     },
     async forgetAccount(accountId) {
-      const tx = db.transaction(["conversations", "drafts"], "readwrite");
+      const tx = db.transaction(["conversations", "drafts", "outbox", "sync"], "readwrite");
       const keys = await tx.objectStore("conversations").index("byAccount").getAllKeys(accountId);
       for (const key of keys) await tx.objectStore("conversations").delete(key);
-      const drafts = await tx.objectStore("drafts").getAllKeys(IDBKeyRange.bound([accountId, ""], [accountId, "\uffff"]));
-      for (const key of drafts) await tx.objectStore("drafts").delete(key);
+      await tx.objectStore("drafts").delete(accountRange(accountId));
+      await tx.objectStore("outbox").delete(accountRange(accountId));
+      await tx.objectStore("sync").delete(accountId);
       await tx.done;
     },
   };
+}
+
+type ConversationTx = IDBPTransaction<ChatDb, ("conversations" | "drafts" | "outbox")[], "readwrite">;
+
+/** The conversation with the person's title, set now (it wins over older titles on every device). */
+function renamed(conversation: Conversation, title: string, now: number): Conversation {
+  return { ...conversation, title, titleEdited: true, revs: { ...conversation.revs, title: Math.max(now, (conversation.revs?.title ?? 0) + 1) } };
+}
+
+/** Everything of a conversation, for the server (an import, or a first upload). */
+export function entriesForWhole(conversation: Conversation): OutboxEntry[] {
+  const ids = [...conversation.messages, ...(conversation.otherMessages ?? [])].map((message) => message.id);
+  return entriesForSave(conversation.id, { conversation: true, messages: ids, deletedMessages: [] });
 }
 
 /** The in-tab fallback: the same operations on plain maps, gone when the tab closes. */
@@ -173,9 +222,14 @@ export function createMemoryConversationStore(): ConversationStore {
     async save(conversation) {
       conversations.set(recordKey(conversation.accountId, conversation.id), structuredClone(conversation));
     },
+    async saveBranch(accountId, id, save) {
+      const merged = mergeLocalSave(conversations.get(recordKey(accountId, id)), { accountId, id }, save, Date.now());
+      if (merged) conversations.set(recordKey(accountId, id), structuredClone(merged.conversation));
+      return merged ? structuredClone(merged.conversation) : undefined;
+    },
     async rename(accountId, id, title) {
       const found = conversations.get(recordKey(accountId, id));
-      if (found) conversations.set(recordKey(accountId, id), { ...found, title, titleEdited: true });
+      if (found) conversations.set(recordKey(accountId, id), renamed(found, title, Date.now()));
     },
     async remove(accountId, id) {
       conversations.delete(recordKey(accountId, id));
@@ -230,6 +284,7 @@ export async function openConversationStore(onFallback?: () => void): Promise<Co
     all: guarded((store) => store.all),
     addMissing: guarded((store) => store.addMissing),
     save: guarded((store) => store.save),
+    saveBranch: guarded((store) => store.saveBranch),
     rename: guarded((store) => store.rename),
     remove: guarded((store) => store.remove),
     getDraft: guarded((store) => store.getDraft),

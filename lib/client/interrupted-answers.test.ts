@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { startNewVersion } from "./answer-versions";
 import { failureOf, type ChatUIMessage } from "./chat-turns";
 import { interruptedSnapshot, isInterrupted, messagesAfterReload, withoutInterruptedMark } from "./interrupted-answers";
 
@@ -30,13 +29,6 @@ describe("an answer saved while it streams", () => {
     ]);
     // The live messages are not touched: the finished answer is saved without the mark.
     expect(isInterrupted(history.at(-1)!)).toBe(false);
-  });
-
-  it("keeps a regenerated answer's earlier versions", () => {
-    const regenerating = { ...startNewVersion(answer("a1", "first")), parts: [{ type: "text" as const, text: "sec", state: "streaming" as const }] };
-    const saved = interruptedSnapshot([user("u1", "hi"), regenerating]).at(-1)!;
-    expect(saved.metadata?.versions?.before).toHaveLength(1);
-    expect(isInterrupted(saved)).toBe(true);
   });
 
   it("leaves a conversation that does not end in an answer as it is", () => {
@@ -75,8 +67,4 @@ describe("a conversation read back after a reload", () => {
     expect(failureOf(unmarked[0]!)).toMatchObject({ code: "stream_failed" });
   });
 
-  it("shows the previous version when a regeneration was reloaded before anything arrived", () => {
-    const restored = messagesAfterReload([user("u1", "hi"), startNewVersion(answer("a1", "first"))]);
-    expect(restored.at(-1)!.parts).toEqual(answer("a1", "first").parts);
-  });
 });

@@ -1,5 +1,5 @@
-import { withoutEmptyNewestVersion } from "./answer-versions";
 import { failureOf, markLastTurnFailed, messageMetadata, type ChatUIMessage } from "./chat-turns";
+import { nothingArrived } from "./message-tree";
 
 /**
  * No answer is lost to a reload: while an answer streams, the conversation is saved now and then
@@ -36,23 +36,18 @@ export function withoutInterruptedMark(messages: readonly ChatUIMessage[], messa
   });
 }
 
-/** Only the stream's bookkeeping (a step start, reasoning, blank text): not a word of the answer. */
-function nothingArrived(message: ChatUIMessage): boolean {
-  return message.parts.every((part) => part.type === "step-start" || part.type === "reasoning" || (part.type === "text" && !part.text.trim()));
-}
-
 /**
- * A conversation as saved, ready to show again. A question saved before any answer arrived shows
- * as failed (to retry); a regeneration that got nothing shows the version before it.
+ * A conversation's branch as kept, ready to show again. A question saved before any answer arrived
+ * shows as failed (to retry). (A regeneration that got nothing is not on the branch: the tree
+ * shows the version before it, lib/client/message-tree.)
  */
 export function messagesAfterReload(messages: readonly ChatUIMessage[]): ChatUIMessage[] {
   const last = messages.at(-1);
   if (!last) return [...messages];
   if (last.role === "assistant") {
-    const shown = withoutEmptyNewestVersion(last);
     // An answer saved before its first word (the save when a turn starts may already hold its empty
-    // message, unmarked), with no earlier version: the question got no answer.
-    if (!nothingArrived(shown)) return [...messages.slice(0, -1), shown];
+    // message, unmarked): the question got no answer.
+    if (!nothingArrived(last)) return [...messages];
     return messagesAfterReload(messages.slice(0, -1));
   }
   if (last.role !== "user" || failureOf(last)) return [...messages];

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { startNewVersion, versionPosition } from "./answer-versions";
 import type { ChatErrorInfo } from "./chat-error";
 import { failureOf, markLastTurnFailed, textOf, type ChatUIMessage } from "./chat-turns";
 import { documentsOf, type AttachedDocument } from "./document-attachments";
@@ -12,8 +11,8 @@ import {
   retryTurn,
   sendProblem,
   sendTurn,
+  removedBy,
   settleTurn,
-  showAnswerVersion,
   type Outgoing,
   type TurnPlan,
 } from "./turn-actions";
@@ -120,42 +119,40 @@ describe("retry", () => {
 });
 
 describe("edit", () => {
-  it("replaces the question's text under the same id; the old version and the turns after it come back as removed", () => {
-    const plan = editTurn(history, "u1", "first, edited", visionModel)!;
-    expect(ids(plan.messages)).toEqual(["u1"]);
+  it("asks the edited question as a new version under a new id; the original and the turns after it are not removed", () => {
+    const plan = editTurn(history, "u1", "first, edited", visionModel, "u1b")!;
+    expect(ids(plan.messages)).toEqual(["u1b"]);
     expect(textOf(plan.messages[0]!)).toBe("first, edited");
-    expect(ids(plan.removed)).toEqual(["u1", "a1", "u2", "a2"]);
-    expect(plan.removed[0]).toBe(history[0]);
-    expectNothingLost(history, plan);
+    // They stay in the conversation's tree as the earlier version (lib/client/message-tree).
+    expect(plan.removed).toEqual([]);
+    const later = editTurn(history, "u2", "second, edited", visionModel, "u2b")!;
+    expect(ids(later.messages)).toEqual(["u1", "a1", "u2b"]);
   });
 
   it("keeps the question's images and documents and drops an earlier failure", () => {
     const question: ChatUIMessage = { ...withImage("u1", "see"), metadata: { failure } };
-    const plan = editTurn([question], "u1", "look closer", visionModel)!;
+    const plan = editTurn([question], "u1", "look closer", visionModel, "u1b")!;
     expect(plan.messages[0]!.parts).toEqual([image, { type: "text", text: "look closer" }]);
     expect(plan.messages[0]!.metadata).toBeUndefined();
   });
 
   it("does nothing for an answer", () => {
-    expect(editTurn(history, "a1", "no", visionModel)).toBeUndefined();
+    expect(editTurn(history, "a1", "no", visionModel, "x")).toBeUndefined();
   });
 });
 
 describe("regenerate and continue", () => {
-  it("regenerates into the last answer, keeping the shown one as an earlier version", () => {
-    const plan = regenerateTurn(history, "a2", visionModel)!;
-    expect(ids(plan.messages)).toEqual(ids(history));
-    const regenerating = plan.messages.at(-1)!;
-    expect(regenerating.parts).toEqual([]);
-    expect(regenerating.metadata?.versions?.before[0]!.parts).toEqual(history[3]!.parts);
-    expect(plan).toMatchObject({ answerCall: { kind: "regenerate", messageId: "a2" }, removed: [], continueAnswer: false });
-    expectNothingLost(history, plan);
+  it("regenerates as a new answer beside the last one, which stays as the earlier version", () => {
+    const plan = regenerateTurn(history, "a2", visionModel, "a2b")!;
+    expect(ids(plan.messages)).toEqual(["u1", "a1", "u2", "a2b"]);
+    expect(plan.messages.at(-1)).toEqual({ id: "a2b", role: "assistant", parts: [] });
+    expect(plan).toMatchObject({ answerCall: { kind: "regenerate", messageId: "a2b", previous: history[3] }, removed: [], continueAnswer: false });
   });
 
   it("only regenerates or continues the conversation's last answer", () => {
-    expect(regenerateTurn(history, "a1", visionModel)).toBeUndefined();
+    expect(regenerateTurn(history, "a1", visionModel, "x")).toBeUndefined();
     expect(continueTurn(history, "a1", visionModel)).toBeUndefined();
-    expect(regenerateTurn(history.slice(0, 3), "u2", visionModel)).toBeUndefined();
+    expect(regenerateTurn(history.slice(0, 3), "u2", visionModel, "x")).toBeUndefined();
   });
 
   it("continues an interrupted answer from its text, without the mark", () => {
@@ -169,22 +166,15 @@ describe("regenerate and continue", () => {
 
   it("notes on the last question whether its images are left out this time", () => {
     const conversation = [withImage("u1", "see"), answer("a1", "a cat")];
-    const textOnly = regenerateTurn(conversation, "a1", textModel)!;
+    const textOnly = regenerateTurn(conversation, "a1", textModel, "a1b")!;
     expect(textOnly.leaveOutImages).toBe(true);
     expect(textOnly.messages[0]!.metadata?.imagesLeftOut).toEqual({ model: "Text Only", count: 1 });
     const noted = textOnly.messages.slice(0, 1).concat(answer("a1", "a cat"));
-    const vision = regenerateTurn(noted, "a1", visionModel)!;
+    const vision = regenerateTurn(noted, "a1", visionModel, "a1b")!;
     expect(vision.leaveOutImages).toBe(false);
     expect(vision.messages[0]!.metadata?.imagesLeftOut).toBeUndefined();
   });
 
-  it("switches between an answer's versions", () => {
-    const twoVersions = [history[0]!, { ...startNewVersion(answer("a1", "one")), parts: [{ type: "text" as const, text: "uno" }] }];
-    const first = showAnswerVersion(twoVersions, "a1", 0);
-    expect(textOf(first[1]!)).toBe("one");
-    expect(versionPosition(first[1]!)).toEqual({ index: 0, count: 2 });
-    expect(first[0]).toBe(twoVersions[0]);
-  });
 });
 
 describe("when the call ends", () => {
@@ -196,30 +186,32 @@ describe("when the call ends", () => {
     expect(failureShownApart({ ...outcome, isError: true, failure })).toBeUndefined();
   });
 
-  it("a new turn that failed is marked on its question, its empty answer dropped", () => {
-    const settled = settleTurn({ ...outcome, isError: true, failure })!([...history.slice(0, 3), { id: "a2", role: "assistant", parts: [] }]);
+  it("a new turn that failed is marked on its question, its empty answer dropped for good", () => {
+    const before = [...history.slice(0, 3), { id: "a2", role: "assistant" as const, parts: [] }];
+    const settled = settleTurn({ ...outcome, isError: true, failure })!(before);
     expect(ids(settled)).toEqual(["u1", "a1", "u2"]);
     expect(failureOf(settled[2]!)).toEqual(failure);
+    expect(removedBy(before, settled)).toEqual(["a2"]);
   });
 
-  it("a failed regenerate gives way to the version before, and the failure is said apart", () => {
-    const regenerating = regenerateTurn(history, "a2", visionModel)!;
+  it("a failed regenerate gives way to the version before, the new one dropped for good, and the failure is said apart", () => {
+    const regenerating = regenerateTurn(history, "a2", visionModel, "a2b")!;
     const failed = { answerCall: regenerating.answerCall, isError: true, isAbort: false, failure };
     const settled = settleTurn(failed)!(regenerating.messages);
-    expect(settled.at(-1)!.parts).toEqual(history.at(-1)!.parts);
-    expect(versionPosition(settled.at(-1)!)).toEqual({ index: 0, count: 1 });
+    expect(settled.at(-1)).toBe(history.at(-1));
+    expect(removedBy(regenerating.messages, settled)).toEqual(["a2b"]);
     expect(failureOf(settled[2]!)).toBeUndefined();
     expect(failureShownApart(failed)).toEqual(failure);
   });
 
   it("a stopped regenerate keeps what arrived, or the version before when nothing did", () => {
-    const regenerating = regenerateTurn(history, "a2", visionModel)!;
+    const regenerating = regenerateTurn(history, "a2", visionModel, "a2b")!;
     const stopped = { answerCall: regenerating.answerCall, isError: false, isAbort: true, failure: undefined };
-    expect(settleTurn(stopped)!(regenerating.messages).at(-1)!.parts).toEqual(history.at(-1)!.parts);
+    expect(settleTurn(stopped)!(regenerating.messages).at(-1)).toBe(history.at(-1));
     const someText = [...regenerating.messages.slice(0, -1), { ...regenerating.messages.at(-1)!, parts: [{ type: "text" as const, text: "dos" }] }];
     const kept = settleTurn(stopped)!(someText).at(-1)!;
     expect(textOf(kept)).toBe("dos");
-    expect(versionPosition(kept)).toEqual({ index: 1, count: 2 });
+    expect(kept.id).toBe("a2b");
     expect(failureShownApart(stopped)).toBeUndefined();
   });
 

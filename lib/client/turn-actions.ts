@@ -1,17 +1,18 @@
-import { discardNewestVersion, showVersion, startNewVersion, withoutEmptyNewestVersion } from "./answer-versions";
 import type { ChatErrorInfo } from "./chat-error";
 import { markLastTurnFailed, messageMetadata, type ChatUIMessage, type ImagesLeftOut } from "./chat-turns";
 import { documentPart, type AttachedDocument } from "./document-attachments";
 import { withoutInterruptedMark } from "./interrupted-answers";
+import { nothingArrived } from "./message-tree";
 import { imagesSentWith, withImagesLeftOutNote } from "./request-messages";
 
 /**
  * The chat's turn actions as pure functions over the message list: send, retry, edit, regenerate
  * and continue each return the conversation as the call starts and what the call asks for; the
  * caller shows that list and streams the answer into it (useChat's `sendMessage()` without a
- * message answers the last message). Nothing is dropped silently: whatever an action takes off the
- * list (a retried turn's old copy, the turns after an edited message, the edited message's old
- * text) comes back in `removed`, so a history that keeps branches can keep them too.
+ * message answers the last message). The conversation is a tree (lib/client/message-tree): an edit
+ * or a regenerate is a new message beside the one it replaces, which stays (with what followed it)
+ * as another version; what an action takes out for good (a retried turn's old copy) comes back in
+ * `removed`, so the history deletes it rather than losing it silently.
  */
 
 /** What the chosen model means for a turn. */
@@ -26,12 +27,14 @@ export interface TurnModel {
 export interface AnswerCall {
   kind: "regenerate" | "continue";
   messageId: string;
+  /** Regenerate: the version on screen before, shown again when the new one fails or gets nothing. */
+  previous?: ChatUIMessage;
 }
 
 export interface TurnPlan {
   /** The conversation as the call starts: on screen while it streams, and what the request carries. */
   messages: ChatUIMessage[];
-  /** Messages the action took off the list, or replaced (an edited message's old version). */
+  /** Messages the action took out for good (a retried turn's old copy): the history deletes them. */
   removed: ChatUIMessage[];
   /** Regenerate and Continue stream into this answer; how the call ends decides what stays (settleTurn). */
   answerCall?: AnswerCall;
@@ -123,13 +126,16 @@ export function retryTurn(messages: readonly ChatUIMessage[], userMessageId: str
   return askQuestion(remaining, newId, failed.parts, model, { removed: messages.slice(start, end) });
 }
 
-/** Replaces a question's text and answers it again; the turns after it go (its images and documents stay). */
-export function editTurn(messages: readonly ChatUIMessage[], userMessageId: string, text: string, model: TurnModel): TurnPlan | undefined {
+/**
+ * Asks an edited question (its images and documents stay) as a new version beside the original,
+ * which stays with the turns after it: the branch shown is the new one.
+ */
+export function editTurn(messages: readonly ChatUIMessage[], userMessageId: string, text: string, model: TurnModel, newId: string): TurnPlan | undefined {
   const index = messages.findIndex((message) => message.id === userMessageId);
   const original = messages[index];
   if (!original || original.role !== "user") return undefined;
   const otherParts = original.parts.filter((part) => part.type !== "text");
-  return askQuestion(messages.slice(0, index), original.id, [...otherParts, { type: "text", text }], model, { removed: messages.slice(index) });
+  return askQuestion(messages.slice(0, index), newId, [...otherParts, { type: "text", text }], model, { removed: [] });
 }
 
 /** The answer a call may stream into: the conversation's last message, an answer. */
@@ -138,11 +144,12 @@ function lastAnswer(messages: readonly ChatUIMessage[], answerId: string): ChatU
   return last?.id === answerId && last.role === "assistant" ? last : undefined;
 }
 
-/** Answers the last question again into the same answer; the earlier answers stay as its versions. */
-export function regenerateTurn(messages: readonly ChatUIMessage[], answerId: string, model: TurnModel): TurnPlan | undefined {
+/** Answers the last question again as a new answer beside the last one, which stays as an earlier version. */
+export function regenerateTurn(messages: readonly ChatUIMessage[], answerId: string, model: TurnModel, newId: string): TurnPlan | undefined {
   const answer = lastAnswer(messages, answerId);
   if (!answer) return undefined;
-  return answerAgain([...messages.slice(0, -1), startNewVersion(answer)], model, { removed: [], answerCall: { kind: "regenerate", messageId: answerId } });
+  const fresh: ChatUIMessage = { id: newId, role: "assistant", parts: [] };
+  return answerAgain([...messages.slice(0, -1), fresh], model, { removed: [], answerCall: { kind: "regenerate", messageId: newId, previous: answer } });
 }
 
 /** Asks the model to carry on an interrupted answer from its saved text. */
@@ -153,11 +160,6 @@ export function continueTurn(messages: readonly ChatUIMessage[], answerId: strin
     answerCall: { kind: "continue", messageId: answerId },
     continueAnswer: true,
   });
-}
-
-/** Shows another version of an answer (‹ 1 / 2 ›). */
-export function showAnswerVersion(messages: readonly ChatUIMessage[], answerId: string, index: number): ChatUIMessage[] {
-  return messages.map((message) => (message.id === answerId ? showVersion(message, index) : message));
 }
 
 /** How a turn's call ended. */
@@ -175,16 +177,25 @@ interface TurnOutcome {
  * turn that succeeded or was stopped). A failed new turn is marked on its question (to retry, edit
  * or remove). The answer being regenerated or continued keeps what it had: a failed new version
  * gives way to the one before (so does a stopped one that got nothing), a failed continuation
- * stays interrupted.
+ * stays interrupted. A message the update drops is gone for good (see removedBy).
  */
 export function settleTurn(outcome: TurnOutcome): ((messages: ChatUIMessage[]) => ChatUIMessage[]) | undefined {
   const { answerCall, isError, isAbort, failure } = outcome;
   if (!answerCall) return isError && failure ? (messages) => markLastTurnFailed(messages, failure) : undefined;
   const settle = (answer: ChatUIMessage): ChatUIMessage => {
-    if (answerCall.kind === "regenerate") return isError ? discardNewestVersion(answer) : isAbort ? withoutEmptyNewestVersion(answer) : answer;
+    if (answerCall.kind === "regenerate") {
+      const { previous } = answerCall;
+      return previous && (isError || (isAbort && nothingArrived(answer))) ? previous : answer;
+    }
     return isError ? { ...answer, metadata: { ...messageMetadata(answer), interrupted: true } } : answer;
   };
   return (messages) => messages.map((message) => (message.id === answerCall.messageId ? settle(message) : message));
+}
+
+/** The messages of `before` that `after` no longer holds: what a settled call dropped for good. */
+export function removedBy(before: readonly ChatUIMessage[], after: readonly ChatUIMessage[]): string[] {
+  const kept = new Set(after.map((message) => message.id));
+  return before.filter((message) => !kept.has(message.id)).map((message) => message.id);
 }
 
 /**
