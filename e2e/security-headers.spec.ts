@@ -67,7 +67,9 @@ test("/api/health reports the store and the kill switch, with a request id on AP
   const health = await request.get("/api/health");
   expect(health.status()).toBe(200);
   // Agent voice runs codex in its sandbox when the suite has codex (bubblewrap is installed with it).
-  expect(await health.json()).toEqual({ status: "ok", store: "ok", modelAccess: "on", agentVoice: CODEX_FOR_E2E ? "sandboxed" : "off" });
+  // With agent voice, how each codex process's memory and process caps hold: cgroup where delegated, else rlimit.
+  const agentVoice = CODEX_FOR_E2E ? { agentVoice: "sandboxed", agentVoiceLimits: expect.stringMatching(/^(cgroup|rlimit)$/) } : { agentVoice: "off" };
+  expect(await health.json()).toEqual({ status: "ok", store: "ok", modelAccess: "on", ...agentVoice });
   const session = await request.get("/api/provider/session", { headers: { "x-request-id": "uptime-check-1" } });
   expect(session.headers()["x-request-id"]).toBe("uptime-check-1");
 });
