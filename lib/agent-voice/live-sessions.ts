@@ -38,7 +38,7 @@ import { agentLimits } from "./sandbox/limits";
 import { StartRefusedError } from "./start-refused";
 import { LiveSessionStartError } from "./start-failure";
 import { isSandboxUnavailable } from "./sandbox/unavailable";
-import type { AppServerOptions } from "./types";
+import type { AgentVoiceOptions } from "./types";
 import type { KeyValueStore } from "@/lib/stores/types";
 import type { Logger } from "@/lib/logger";
 import { onePerProcess } from "@/lib/one-per-process";
@@ -64,7 +64,7 @@ export interface LiveSessions {
 type LiveSessionsDeps = { store: KeyValueStore; logger: Logger; now: () => number; sandbox?: AgentSandbox; spawn?: () => Promise<AppServerProcess> };
 
 /** The owner of this handler's codex processes: one per server process and spawn settings, unless a test injects the spawn. */
-function codexProcessesFor(options: AppServerOptions, deps: LiveSessionsDeps, startTimeoutMs: number): CodexProcesses {
+function codexProcessesFor(options: AgentVoiceOptions, deps: LiveSessionsDeps, startTimeoutMs: number): CodexProcesses {
   const sandbox =
     deps.sandbox ??
     resolveAgentSandbox(options.sandbox, options.sandboxReadOnlyPaths, sandboxNetworkOptions(options.sandboxAllowHosts ?? [], deps.logger));
@@ -93,7 +93,7 @@ function codexProcessesFor(options: AppServerOptions, deps: LiveSessionsDeps, st
 }
 
 /** What each live session of this handler runs with: the options, or their defaults. */
-function liveSessionSettings(options: AppServerOptions & { loginCheckIntervalMs?: number }, deps: LiveSessionsDeps, startTimeoutMs: number) {
+function liveSessionSettings(options: AgentVoiceOptions & { loginCheckIntervalMs?: number }, deps: LiveSessionsDeps, startTimeoutMs: number) {
   return {
     tools: options.tools ?? [],
     instructions: options.instructions ?? DEFAULT_INSTRUCTIONS,
@@ -110,7 +110,7 @@ function liveSessionSettings(options: AppServerOptions & { loginCheckIntervalMs?
 }
 
 export function createLiveSessions(
-  options: AppServerOptions & { loginCheckIntervalMs?: number },
+  options: AgentVoiceOptions & { loginCheckIntervalMs?: number },
   deps: LiveSessionsDeps,
 ): LiveSessions {
   const startTimeoutMs = options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
