@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { parseEnv } from "./env-options";
+import { parseEnv, RENAMED_ENV_VARIABLES } from "./env-options";
 import { resolveRealtimeOptions } from "./server/voice/options";
 import { CLIENT_VERSION, DEFAULT_UPSTREAM } from "./upstream/config";
 import { CODEX_REALTIME_MODEL, DEFAULT_CHATGPT_URL } from "./upstream/realtime";
@@ -64,6 +64,32 @@ describe("the environment variables are documented alike everywhere", async () =
   });
 });
 
+describe("renamed variables are documented under both names", async () => {
+  vi.stubEnv("LWC_SECRET", "env-docs-test-secret-0123456789abcdef");
+  const { ENV_VARIABLES } = await import("./provider-app");
+  vi.unstubAllEnvs();
+  const renamed = Object.entries(RENAMED_ENV_VARIABLES);
+
+  it("each new name is a variable of the schema, each old one is not", () => {
+    expect(renamed.length).toBeGreaterThan(0);
+    for (const [oldName, newName] of renamed) {
+      expect(ENV_VARIABLES, newName).toContain(newName);
+      expect(ENV_VARIABLES, oldName).not.toContain(oldName);
+    }
+  });
+
+  it("docs/configuration.md's Renamed variables table pairs each old name with its new one", () => {
+    const rows = section(read("docs/configuration.md"), "Renamed variables");
+    for (const [oldName, newName] of renamed) expect(rows, oldName).toContain(`| \`${oldName}\` | \`${newName}\` |`);
+  });
+
+  it(".env.example and docs/agent-voice.md name each old one", () => {
+    for (const page of [".env.example", "docs/agent-voice.md"]) {
+      for (const [oldName] of renamed) expect(read(page), `${oldName} in ${page}`).toContain(oldName);
+    }
+  });
+});
+
 /** Defaults the schema leaves to the handler (the variable is simply not passed on) or to Next. */
 const DEFAULTS_OUTSIDE_THE_SCHEMA: Record<string, string> = {
   LWC_ISSUER_URL: DEFAULT_UPSTREAM.issuer,
@@ -108,7 +134,7 @@ describe("the documented defaults are the code's", () => {
     it(`${where}: each default shown is the one an unset variable gets`, () => {
       const shown = documentedDefaults(text);
       expect(shown.size).toBeGreaterThan(20);
-      for (const name of ["LWC_SESSION_TTL_SECONDS", "LWC_REALTIME_APP_SERVER_IDLE_SECONDS", "LWC_REALTIME_MAX_REQUEST_BYTES"]) expect(shown.has(name), name).toBe(true);
+      for (const name of ["LWC_SESSION_TTL_SECONDS", "LWC_AGENT_VOICE_IDLE_SECONDS", "LWC_REALTIME_MAX_REQUEST_BYTES"]) expect(shown.has(name), name).toBe(true);
       const wrong = [...shown].filter(([name, value]) => codeDefault(name, parsed) !== value);
       expect(wrong.map(([name, value]) => `${name}: docs ${value}, code ${codeDefault(name, parsed)}`)).toEqual([]);
     });

@@ -148,10 +148,10 @@ const envSchema = z.object({
     .transform((value) => (value?.trim() ? value.trim().toLowerCase() : "default"))
     .pipe(z.enum(INSTRUCTIONS_MODES)),
   LWC_CODEX_COMMAND: optionalText,
-  LWC_REALTIME_APP_SERVER_IDLE_SECONDS: positiveInt(DEFAULT_IDLE_TIMEOUT_MS / 1000),
-  LWC_REALTIME_APP_SERVER_MAX_SECONDS: positiveInt(DEFAULT_MAX_DURATION_MS / 1000),
-  LWC_REALTIME_APP_SERVER_MAX_SESSIONS_PER_ACCOUNT: positiveInt(DEFAULT_MAX_SESSIONS_PER_ACCOUNT),
-  LWC_REALTIME_APP_SERVER_MAX_SESSIONS: positiveInt(DEFAULT_MAX_SESSIONS),
+  LWC_AGENT_VOICE_IDLE_SECONDS: positiveInt(DEFAULT_IDLE_TIMEOUT_MS / 1000),
+  LWC_AGENT_VOICE_MAX_SECONDS: positiveInt(DEFAULT_MAX_DURATION_MS / 1000),
+  LWC_AGENT_VOICE_MAX_SESSIONS_PER_ACCOUNT: positiveInt(DEFAULT_MAX_SESSIONS_PER_ACCOUNT),
+  LWC_AGENT_VOICE_MAX_SESSIONS: positiveInt(DEFAULT_MAX_SESSIONS),
   LWC_AGENT_SANDBOX: z
     .string()
     .optional()
@@ -272,12 +272,38 @@ function developmentSecrets(): string[] {
 
 export type ParsedEnv = z.output<typeof envSchema>;
 
+/**
+ * Variables renamed when "realtime app-server" became agent voice, old name → new name. The old
+ * name is still read when the new one is unset or blank; when both are set the new one wins.
+ */
+export const RENAMED_ENV_VARIABLES: Readonly<Record<string, string>> = {
+  LWC_REALTIME_APP_SERVER_IDLE_SECONDS: "LWC_AGENT_VOICE_IDLE_SECONDS",
+  LWC_REALTIME_APP_SERVER_MAX_SECONDS: "LWC_AGENT_VOICE_MAX_SECONDS",
+  LWC_REALTIME_APP_SERVER_MAX_SESSIONS_PER_ACCOUNT: "LWC_AGENT_VOICE_MAX_SESSIONS_PER_ACCOUNT",
+  LWC_REALTIME_APP_SERVER_MAX_SESSIONS: "LWC_AGENT_VOICE_MAX_SESSIONS",
+};
+
+/** The environment with each old name's value under its new name (unless the new one is set), and which came from where. */
+function withRenamedVariables(env: Record<string, string | undefined>) {
+  const renamed = { ...env };
+  const fromOldName = new Map<string, string>();
+  for (const [oldName, newName] of Object.entries(RENAMED_ENV_VARIABLES)) {
+    if (renamed[newName]?.trim() || !renamed[oldName]?.trim()) continue;
+    renamed[newName] = renamed[oldName];
+    fromOldName.set(newName, oldName);
+  }
+  return { renamed, fromOldName };
+}
+
 /** Every variable of the schema, validated and with its default; throws naming the bad variable (never its value). */
 export function parseEnv(env: Record<string, string | undefined>): ParsedEnv {
-  const parsed = envSchema.safeParse(env);
+  const { renamed, fromOldName } = withRenamedVariables(env);
+  const parsed = envSchema.safeParse(renamed);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new Error(`Invalid environment variable ${issue?.path.join(".") ?? "?"}: ${issue?.message ?? ""}`);
+    const name = issue?.path.join(".") ?? "?";
+    const oldName = fromOldName.get(name);
+    throw new Error(`Invalid environment variable ${oldName ? `${oldName} (now ${name})` : name}: ${issue?.message ?? ""}`);
   }
   return parsed.data;
 }
@@ -337,13 +363,13 @@ export function optionsFromEnv(env: Record<string, string | undefined>): Provide
       // Agent voice (docs/agent-voice.md): only with the codex executable, on a long-lived Node server.
       ...(e.LWC_CODEX_COMMAND
         ? {
-            appServer: {
+            agentVoice: {
               command: e.LWC_CODEX_COMMAND,
               tools: referenceTools,
-              idleTimeoutMs: e.LWC_REALTIME_APP_SERVER_IDLE_SECONDS * 1000,
-              maxDurationMs: e.LWC_REALTIME_APP_SERVER_MAX_SECONDS * 1000,
-              maxSessionsPerAccount: e.LWC_REALTIME_APP_SERVER_MAX_SESSIONS_PER_ACCOUNT,
-              maxSessions: e.LWC_REALTIME_APP_SERVER_MAX_SESSIONS,
+              idleTimeoutMs: e.LWC_AGENT_VOICE_IDLE_SECONDS * 1000,
+              maxDurationMs: e.LWC_AGENT_VOICE_MAX_SECONDS * 1000,
+              maxSessionsPerAccount: e.LWC_AGENT_VOICE_MAX_SESSIONS_PER_ACCOUNT,
+              maxSessions: e.LWC_AGENT_VOICE_MAX_SESSIONS,
               sandbox: e.LWC_AGENT_SANDBOX,
               ...(e.LWC_AGENT_SANDBOX_READONLY_PATHS.length > 0 ? { sandboxReadOnlyPaths: e.LWC_AGENT_SANDBOX_READONLY_PATHS } : {}),
               ...(e.LWC_AGENT_SANDBOX_ALLOW_HOSTS.length > 0 ? { sandboxAllowHosts: e.LWC_AGENT_SANDBOX_ALLOW_HOSTS } : {}),

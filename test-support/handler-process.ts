@@ -15,7 +15,7 @@ const provider = createProviderHandler({
   // Unsandboxed: the tests run the fake app-server, which writes its log into the test's folder
   // (and, a Node process, needs more memory than codex's default cap).
   realtime: {
-    appServer: { command: env.LWC_CODEX_COMMAND ?? "", keepWarmProcess: false, sandbox: "off", limits: { memoryMb: NODE_MEMORY_MB } },
+    agentVoice: { command: env.LWC_CODEX_COMMAND ?? "", keepWarmProcess: false, sandbox: "off", limits: { memoryMb: NODE_MEMORY_MB } },
   },
 });
 const served = await serveHandler(provider.handler);

@@ -1,7 +1,7 @@
 import "server-only";
 /**
  * Agent voice's defaults, each written once: lib/agent-voice/live-sessions.ts applies them to
- * `AppServerOptions`, and lib/env-options.ts derives the `LWC_REALTIME_APP_SERVER_*` defaults from
+ * `AgentVoiceOptions`, and lib/env-options.ts derives the `LWC_AGENT_VOICE_*` defaults from
  * them. A module of its own so the environment schema does not load agent voice itself.
  */
 export const DEFAULT_START_TIMEOUT_MS = 20_000;

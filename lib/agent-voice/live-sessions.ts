@@ -38,7 +38,7 @@ import { agentLimits } from "./sandbox/limits";
 import { StartRefusedError } from "./start-refused";
 import { LiveSessionStartError } from "./start-failure";
 import { isSandboxUnavailable } from "./sandbox/unavailable";
-import type { AppServerOptions } from "./types";
+import type { AgentVoiceOptions } from "./types";
 import type { KeyValueStore } from "@/lib/stores/types";
 import type { Logger } from "@/lib/logger";
 import { onePerProcess } from "@/lib/one-per-process";
@@ -61,13 +61,10 @@ export interface LiveSessions {
   keepaliveIntervalMs: number;
 }
 
-export function createLiveSessions(
-  options: AppServerOptions & { loginCheckIntervalMs?: number },
-  deps: { store: KeyValueStore; logger: Logger; now: () => number; sandbox?: AgentSandbox; spawn?: () => Promise<AppServerProcess> },
-): LiveSessions {
-  const startTimeoutMs = options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
-  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
-  const maxSessionsPerAccount = options.maxSessionsPerAccount ?? DEFAULT_MAX_SESSIONS_PER_ACCOUNT;
+type LiveSessionsDeps = { store: KeyValueStore; logger: Logger; now: () => number; sandbox?: AgentSandbox; spawn?: () => Promise<AppServerProcess> };
+
+/** The owner of this handler's codex processes: one per server process and spawn settings, unless a test injects the spawn. */
+function codexProcessesFor(options: AgentVoiceOptions, deps: LiveSessionsDeps, startTimeoutMs: number): CodexProcesses {
   const sandbox =
     deps.sandbox ??
     resolveAgentSandbox(options.sandbox, options.sandboxReadOnlyPaths, sandboxNetworkOptions(options.sandboxAllowHosts ?? [], deps.logger));
@@ -88,13 +85,16 @@ export function createLiveSessions(
       keepWarm,
       logger: deps.logger,
     });
+  if (deps.spawn) return makeProcesses();
   // `next dev` makes a new handler on each save of a server file: the processes (and the warm spare)
   // stay one pool per process and spawn settings, instead of one more pool per save.
   const spawnSettings = JSON.stringify([options.command, options.configToml, sandbox.name, options.sandboxReadOnlyPaths, options.sandboxAllowHosts, startTimeoutMs, keepWarm, limits]);
-  const processes = deps.spawn
-    ? makeProcesses()
-    : onePerProcess("codex-processes", spawnSettings, makeProcesses, (old) => void old.closeAll());
-  const settings = {
+  return onePerProcess("codex-processes", spawnSettings, makeProcesses, (old) => void old.closeAll());
+}
+
+/** What each live session of this handler runs with: the options, or their defaults. */
+function liveSessionSettings(options: AgentVoiceOptions & { loginCheckIntervalMs?: number }, deps: LiveSessionsDeps, startTimeoutMs: number) {
+  return {
     tools: options.tools ?? [],
     instructions: options.instructions ?? DEFAULT_INSTRUCTIONS,
     startTimeoutMs,
@@ -107,6 +107,17 @@ export function createLiveSessions(
     logger: deps.logger,
     now: deps.now,
   };
+}
+
+export function createLiveSessions(
+  options: AgentVoiceOptions & { loginCheckIntervalMs?: number },
+  deps: LiveSessionsDeps,
+): LiveSessions {
+  const startTimeoutMs = options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
+  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  const maxSessionsPerAccount = options.maxSessionsPerAccount ?? DEFAULT_MAX_SESSIONS_PER_ACCOUNT;
+  const processes = codexProcessesFor(options, deps, startTimeoutMs);
+  const settings = liveSessionSettings(options, deps, startTimeoutMs);
   const byId = new Map<string, LiveSession>();
   const currentByLogin = new Map<string, LiveSession>();
   /** Logins with a start under way, and their account. */

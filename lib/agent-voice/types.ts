@@ -26,7 +26,7 @@ export type ToolOutput = string | Record<string, unknown> | unknown[];
 
 /**
  * One tool the live session may call (a Codex "dynamic tool"). Only tools in
- * `realtime.appServer.tools` are ever shown to the agent.
+ * `realtime.agentVoice.tools` are ever shown to the agent.
  */
 export interface RealtimeTool {
   /** `[a-zA-Z0-9_-]{1,64}`. */
@@ -75,7 +75,7 @@ interface ConfirmToolInput {
  */
 export type ConfirmTool = (input: ConfirmToolInput) => Promise<ToolOutput>;
 
-export interface AppServerOptions {
+export interface AgentVoiceOptions {
   /** The codex executable (`LWC_CODEX_COMMAND`); it is run as `<command> app-server`. */
   command: string;
   /** The only tools the agent gets. Default none. */
@@ -97,10 +97,10 @@ export interface AppServerOptions {
   keepWarmProcess?: boolean;
   /**
    * Live sessions one ChatGPT account may hold at once, across all its sign-ins
-   * (`LWC_REALTIME_APP_SERVER_MAX_SESSIONS_PER_ACCOUNT`); more answer 429 `realtime_busy`.
+   * (`LWC_AGENT_VOICE_MAX_SESSIONS_PER_ACCOUNT`); more answer 429 `realtime_busy`.
    */
   maxSessionsPerAccount?: number;
-  /** Live sessions this server instance runs at once (`LWC_REALTIME_APP_SERVER_MAX_SESSIONS`); more answer 503 `realtime_busy`. */
+  /** Live sessions this server instance runs at once (`LWC_AGENT_VOICE_MAX_SESSIONS`); more answer 503 `realtime_busy`. */
   maxSessions?: number;
   /** How often a live session checks its login is still signed in, in ms. */
   loginCheckIntervalMs?: number;

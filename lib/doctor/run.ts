@@ -52,8 +52,8 @@ export async function runDoctor(options: DoctorOptions): Promise<CheckResult[]> 
   const problems = deploymentProblems({ ...options.env, NODE_ENV: options.production ? "production" : "development" });
   const [store, sandbox, codex, ...reachable] = await Promise.all([
     checkStore(resolved.store, options.production, env.LWC_ALLOW_MEMORY_STORE === "1"),
-    checkSandbox(resolved.appServer),
-    checkCodexBinary(resolved.appServer?.command, resolved.upstream.clientVersion, timeoutMs),
+    checkSandbox(resolved.agentVoice),
+    checkCodexBinary(resolved.agentVoice?.command, resolved.upstream.clientVersion, timeoutMs),
     ...targets.map((target) => checkReachable(target, timeoutMs)),
   ]);
   // The page's own prefix for the API: {LWC_BASE_PATH}{LWC_API_BASE_PATH} (lib/shared/base-path.ts).

@@ -1,7 +1,7 @@
 import "server-only";
 import { resolveAgentSandbox, sandboxNetworkOptions } from "@/lib/agent-voice/sandbox";
 import { agentLimits } from "@/lib/agent-voice/sandbox/limits";
-import type { AppServerOptions } from "@/lib/agent-voice/types";
+import type { AgentVoiceOptions } from "@/lib/agent-voice/types";
 import type { CheckResult } from "./types";
 
 /**
@@ -9,7 +9,7 @@ import type { CheckResult } from "./types";
  * probe: its own network and the egress relay included), shows nothing of the app's folder or its
  * env files, and says how each codex process's limits hold and what its network reaches.
  */
-export async function checkSandbox(appServer: AppServerOptions | undefined): Promise<CheckResult> {
+export async function checkSandbox(appServer: AgentVoiceOptions | undefined): Promise<CheckResult> {
   const result = (status: CheckResult["status"], detail: string): CheckResult => ({ check: "agent sandbox", status, detail });
   if (!appServer) return result("skip", "agent voice is off (LWC_CODEX_COMMAND unset, or LWC_REALTIME=off)");
   // The resolved options' allow-list: the upstream's hosts, then LWC_AGENT_SANDBOX_ALLOW_HOSTS.

@@ -21,7 +21,7 @@ import { createRouter, type RouteDefinition, type RouteHandler } from "./http/ro
 import { createLoginRoutes } from "./session/routes";
 import { createModelBackends } from "./models/backend";
 import { createModelsRoute } from "./models/route";
-import { createAppServerRoutes, type AgentVoiceState } from "./agent-voice/routes";
+import { createAgentVoiceRoutes, type AgentVoiceState } from "./agent-voice/routes";
 import type { LimitMechanism } from "@/lib/agent-voice/sandbox/limits";
 import { createRealtimeRoute } from "./voice/route";
 import { createResponsesRoute } from "./responses/route";
@@ -161,13 +161,13 @@ export function createProviderHandler(options: ProviderHandlerOptions = {}): Pro
   const choicesFor = (request: Request) => signInChoices(request, resolved);
   const login = createLoginRoutes(ctx, manager, choicesFor);
   const responses = createResponsesRoute(ctx, manager, backends, history);
-  const appServer = resolved.appServer ? createAppServerRoutes(ctx, manager, backends, resolved.appServer) : undefined;
-  if (appServer) onLoginExpired = (loginId) => void appServer.closeForLogin(loginId, "login_expired");
+  const agentVoice = resolved.agentVoice ? createAgentVoiceRoutes(ctx, manager, backends, resolved.agentVoice) : undefined;
+  if (agentVoice) onLoginExpired = (loginId) => void agentVoice.closeForLogin(loginId, "login_expired");
   // Logout also ends the login's live agent-voice session.
   const logout: RouteHandler = async (request, params) => {
     const loginId = (await manager.read(request))?.record.loginId;
     const response = await login.logout(request, params);
-    if (appServer && loginId !== undefined) await appServer.closeForLogin(loginId, "logged_out");
+    if (agentVoice && loginId !== undefined) await agentVoice.closeForLogin(loginId, "logged_out");
     return response;
   };
 
@@ -186,7 +186,7 @@ export function createProviderHandler(options: ProviderHandlerOptions = {}): Pro
       { pattern: "/responses", methods: { POST: responses } },
     );
   }
-  if (appServer) routes.push(...appServer.routes);
+  if (agentVoice) routes.push(...agentVoice.routes);
   if (resolved.realtime.enabled) routes.push({ pattern: "/realtime", methods: { POST: createRealtimeRoute(ctx, manager) } });
   // Configured either way (on, or off with a clear 403), the routes exist; unconfigured, they do not.
   if (resolved.history !== undefined) routes.push(...createHistoryRoutes(ctx, manager, history));
@@ -304,8 +304,8 @@ export function createProviderHandler(options: ProviderHandlerOptions = {}): Pro
     proxyFetch: withRequestId(serveProxyFetch),
     route,
     checkStore,
-    agentVoiceState: async () => (appServer ? appServer.state() : "off"),
-    agentVoiceLimits: async () => (appServer ? appServer.limits() : null),
+    agentVoiceState: async () => (agentVoice ? agentVoice.state() : "off"),
+    agentVoiceLimits: async () => (agentVoice ? agentVoice.limits() : null),
     async getSession(request) {
       const state = toPublicState((await manager.readOwn(request))?.record ?? null, resolved.now());
       return withHistory(withSignInChoices(state, choicesFor(request)), resolved.history);
@@ -313,7 +313,7 @@ export function createProviderHandler(options: ProviderHandlerOptions = {}): Pro
     dangerouslyGetTokens: createTokenExport(ctx, manager),
     history,
     close: async () => {
-      await Promise.all([appServer?.close(), history?.close()]);
+      await Promise.all([agentVoice?.close(), history?.close()]);
     },
   };
 }

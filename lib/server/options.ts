@@ -3,7 +3,7 @@ import { z } from "zod";
 import { codexConfigToml, codexUpstreamUrls } from "@/lib/agent-voice/codex-config";
 import { parseAllowEntry } from "@/lib/agent-voice/sandbox/egress-allow-list";
 import { API_ROUTE_FOLDER } from "@/lib/shared/base-path";
-import type { AppServerOptions, ConfirmTool } from "@/lib/agent-voice/types";
+import type { AgentVoiceOptions, ConfirmTool } from "@/lib/agent-voice/types";
 import { createMemoryStore } from "@/lib/stores/memory-store";
 import { createRateLimiter, type RateLimiterFactory } from "@/lib/stores/rate-limit";
 import type { KeyValueStore } from "@/lib/stores/types";
@@ -261,7 +261,7 @@ export interface ResolvedOptions {
   upstream: UpstreamConfig;
   dangerouslyAllowTokenExport: boolean;
   dangerouslyAllowRefreshTokenExport: boolean;
-  appServer: AppServerOptions | undefined;
+  agentVoice: AgentVoiceOptions | undefined;
   confirmTool: ConfirmTool | undefined;
   /** undefined: not configured (no `history` in the session state); false: off. */
   history: ResolvedHistoryOptions | false | undefined;
@@ -317,17 +317,21 @@ function invalidOption(name: string, why: string): never {
  * hosts that config has codex contact, then the extra ones (checked here, so a bad one stops the
  * start-up naming the option).
  */
-function resolveAppServer(appServer: AppServerOptions, upstream: UpstreamConfig): AppServerOptions {
+function resolveAgentVoice(realtime: RealtimeOptions | undefined, upstream: UpstreamConfig): AgentVoiceOptions | undefined {
+  // `appServer` is the option's old name: still read, unless the new one is given.
+  const optionName = realtime?.agentVoice ? "agentVoice" : "appServer";
+  const agentVoice = realtime?.agentVoice ?? realtime?.appServer;
+  if (!agentVoice?.command.trim() || realtime?.enabled === false) return undefined;
   const urls = { codexBaseUrl: upstream.codexBaseUrl, issuerUrl: upstream.issuer };
-  const extra = appServer.sandboxAllowHosts ?? [];
+  const extra = agentVoice.sandboxAllowHosts ?? [];
   for (const entry of extra) {
     try {
       parseAllowEntry(entry);
     } catch (error) {
-      invalidOption("realtime.appServer.sandboxAllowHosts", (error as Error).message);
+      invalidOption(`realtime.${optionName}.sandboxAllowHosts`, (error as Error).message);
     }
   }
-  return { configToml: codexConfigToml(urls), ...appServer, sandboxAllowHosts: [...codexUpstreamUrls(urls), ...extra] };
+  return { configToml: codexConfigToml(urls), ...agentVoice, sandboxAllowHosts: [...codexUpstreamUrls(urls), ...extra] };
 }
 
 function resolveSiwc(siwc: SiwcOptions): ResolvedSiwcOptions {
@@ -399,7 +403,6 @@ export function resolveOptions(options: ProviderHandlerOptions = {}): ResolvedOp
   const trustedProxyHops = checked.data.trustedProxyHops;
   const allowedModels = proxy.allowedModels?.map((model) => model.trim()).filter((model) => model !== "");
   const upstream = resolveUpstreamConfig(upstreamOverrides);
-  const appServer = options.realtime?.appServer;
 
   return {
     basePath: normalizeBasePath(options.basePath ?? DEFAULT_BASE_PATH),
@@ -436,7 +439,7 @@ export function resolveOptions(options: ProviderHandlerOptions = {}): ResolvedOp
     upstream,
     dangerouslyAllowTokenExport: options.dangerouslyAllowTokenExport ?? false,
     dangerouslyAllowRefreshTokenExport: options.dangerouslyAllowRefreshTokenExport ?? false,
-    appServer: appServer?.command.trim() && options.realtime?.enabled !== false ? resolveAppServer(appServer, upstream) : undefined,
+    agentVoice: resolveAgentVoice(options.realtime, upstream),
     confirmTool: options.confirmTool,
     history: options.history
       ? {

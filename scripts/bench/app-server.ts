@@ -8,7 +8,7 @@ import { performance } from "node:perf_hooks";
 import { createProviderHandler } from "../../lib/server/handler";
 import { cachedCodexPath } from "../../lib/agent-voice/codex-cache";
 import { referenceConfirmTool, referenceTools } from "../../lib/agent-voice/tools";
-import type { AppServerOptions } from "../../lib/agent-voice/types";
+import type { AgentVoiceOptions } from "../../lib/agent-voice/types";
 import { CLIENT_VERSION } from "../../lib/upstream/config";
 import { startMockUpstream, type MockUpstream } from "../../mock-upstream/server";
 import { TestBrowserPeer } from "../../mock-upstream/voice/test-browser-peer";
@@ -61,13 +61,13 @@ async function startLive(appUrl: string, cookie: string, offer: string): Promise
 const hangUp = (appUrl: string, cookie: string, id: string) =>
   fetch(`${appUrl}${API}/realtime/app-server/${id}`, { method: "DELETE", headers: { cookie } }).then((r) => r.arrayBuffer());
 
-async function measure(label: string, appServer: AppServerOptions, runs: number, offer: string): Promise<[string, string, string, string]> {
+async function measure(label: string, appServer: AgentVoiceOptions, runs: number, offer: string): Promise<[string, string, string, string]> {
   const mock = await startMockUpstream();
   const provider = createProviderHandler({
     secrets: [SECRET],
     upstream: { issuer: mock.issuer, codexBaseUrl: mock.codexBaseUrl },
     // The voice throttle (12 starts a minute per login) would refuse the later runs.
-    realtime: { rateLimit: false, appServer: { tools: referenceTools, ...appServer } },
+    realtime: { rateLimit: false, agentVoice: { tools: referenceTools, ...appServer } },
     confirmTool: referenceConfirmTool,
     logger: { info: () => undefined, warn: () => undefined, error: () => undefined },
   });
@@ -152,6 +152,6 @@ async function benchWithOffer(offer: string, runs: number) {
  * (lib/agent-voice/codex-config.ts), which, the mock being local, keeps codex on the mock's URLs.
  * Returning null skips the real rows.
  */
-async function realConfig(): Promise<Partial<AppServerOptions> | null> {
+async function realConfig(): Promise<Partial<AgentVoiceOptions> | null> {
   return {};
 }

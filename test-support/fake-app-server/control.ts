@@ -38,7 +38,7 @@ export interface FakeLogEntry {
 }
 
 export interface FakeAppServer {
-  /** The executable to configure as `realtime.appServer.command`. */
+  /** The executable to configure as `realtime.agentVoice.command`. */
   command: string;
   dir: string;
   setScript(script: FakeScript): Promise<void>;

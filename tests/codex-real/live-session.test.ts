@@ -66,7 +66,7 @@ async function startApp(): Promise<{ client: TestClient; harness: Harness }> {
     sharedMock: mock,
     handler: {
       realtime: {
-        appServer: {
+        agentVoice: {
           command: wrapper,
           tools: referenceTools,
           keepWarmProcess: false,

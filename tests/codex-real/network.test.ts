@@ -116,7 +116,7 @@ async function startApp(extra: { configToml?: string; startTimeoutMs?: number } 
   const harness = await startHarness({
     sharedMock: mock,
     handler: {
-      realtime: { appServer: { command: wrapper, tools: referenceTools, keepWarmProcess: false, sandboxReadOnlyPaths: readOnlyPaths, ...extra } },
+      realtime: { agentVoice: { command: wrapper, tools: referenceTools, keepWarmProcess: false, sandboxReadOnlyPaths: readOnlyPaths, ...extra } },
       confirmTool: referenceConfirmTool,
     },
   });

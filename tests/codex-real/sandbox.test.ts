@@ -287,7 +287,7 @@ describe("codex's own command sandbox, inside ours", () => {
     const harness = await startHarness({
       sharedMock: mock,
       handler: {
-        realtime: { appServer: { command: wrapper, configToml, keepWarmProcess: false, sandbox, sandboxReadOnlyPaths: readOnlyPaths } },
+        realtime: { agentVoice: { command: wrapper, configToml, keepWarmProcess: false, sandbox, sandboxReadOnlyPaths: readOnlyPaths } },
         confirmTool: referenceConfirmTool,
       },
     });

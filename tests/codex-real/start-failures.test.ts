@@ -31,7 +31,7 @@ beforeAll(async () => {
     sharedMock: mock,
     handler: {
       realtime: {
-        appServer: {
+        agentVoice: {
           command: join(wrapperDir, "codex"),
           tools: referenceTools,
           keepWarmProcess: false,

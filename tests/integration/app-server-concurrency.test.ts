@@ -37,7 +37,7 @@ async function readySpare(): Promise<number> {
 
 describe("concurrent starts", () => {
   it("10 at once from one login: one 201, nine 409 realtime_start_superseded, and only the live process and the spare remain", async () => {
-    h = await startAgentHarness({ appServer: { keepWarmProcess: true } });
+    h = await startAgentHarness({ agentVoice: { keepWarmProcess: true } });
     const client = await h.signedIn();
     const replies = await Promise.all(Array.from({ length: 10 }, () => client.post("/realtime/app-server", startBody)));
     const spare = await readySpare();
@@ -58,7 +58,7 @@ describe("concurrent starts", () => {
   });
 
   it("4 users at once: each gets its live process, and nothing else but the spare is left", async () => {
-    h = await startAgentHarness({ appServer: { keepWarmProcess: true } });
+    h = await startAgentHarness({ agentVoice: { keepWarmProcess: true } });
     const clients = await Promise.all(
       [1, 2, 3, 4].map(async (n) => {
         const client = h!.client();
@@ -79,7 +79,7 @@ describe("concurrent starts", () => {
   });
 
   it("the handler's close() ends every process it made, the spare included, and removes their folders", async () => {
-    h = await startAgentHarness({ appServer: { keepWarmProcess: true } });
+    h = await startAgentHarness({ agentVoice: { keepWarmProcess: true } });
     const client = await h.signedIn();
     await h.startLive(client);
     const spare = await readySpare();

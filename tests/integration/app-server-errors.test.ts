@@ -12,7 +12,7 @@ finishAgentHarnessAfterEach(
 const start = "/realtime/app-server";
 
 describe("app-server routes: errors", () => {
-  it("do not exist when realtime.appServer is not configured", async () => {
+  it("do not exist when realtime.agentVoice is not configured", async () => {
     const plain = await startHarness();
     try {
       const client = plain.client();
@@ -137,7 +137,7 @@ describe("app-server routes: errors", () => {
     });
 
     it("when no answer comes within the start timeout", async () => {
-      h = await startAgentHarness({ script: { start: "hang" }, appServer: { startTimeoutMs: 700 } });
+      h = await startAgentHarness({ script: { start: "hang" }, agentVoice: { startTimeoutMs: 700 } });
       const client = await h.signedIn();
       const reply = await client.post(start, { sdp: OFFER_SDP });
       expect(reply.status).toBe(502);
@@ -146,7 +146,7 @@ describe("app-server routes: errors", () => {
     });
 
     it("when the codex executable does not exist: the command's path is in the log line, not in the answer", async () => {
-      h = await startAgentHarness({ appServer: { command: "/nonexistent/codex" } });
+      h = await startAgentHarness({ agentVoice: { command: "/nonexistent/codex" } });
       const client = await h.signedIn();
       const reply = await client.post(start, { sdp: OFFER_SDP });
       expect(reply.status).toBe(502);
@@ -159,7 +159,7 @@ describe("app-server routes: errors", () => {
     });
 
     it("when the codex executable does not exist, inside bwrap too (the sandbox's words stay in the log)", async () => {
-      h = await startAgentHarness({ appServer: { command: "/nonexistent/codex", sandbox: "bwrap" } });
+      h = await startAgentHarness({ agentVoice: { command: "/nonexistent/codex", sandbox: "bwrap" } });
       const client = await h.signedIn();
       const reply = await client.post(start, { sdp: OFFER_SDP });
       expect(reply.status).toBe(502);

@@ -251,7 +251,7 @@ describe("token refresh for the agent", () => {
 
 describe("the event stream", () => {
   it("keeps events from before the first subscriber, resumes with ?after=, and drops the oldest beyond the buffer", async () => {
-    h = await startAgentHarness({ appServer: { eventBufferSize: 4 } });
+    h = await startAgentHarness({ agentVoice: { eventBufferSize: 4 } });
     const client = await h.signedIn();
     const { sessionId } = await h.startLive(client);
     for (let i = 1; i <= 3; i += 1) await h.fake.send({ do: "handoff", transcript: `early ${i}` });
@@ -284,7 +284,7 @@ describe("the event stream", () => {
   });
 
   it("sends keepalive lines carrying the last seq, and ends the stream after session.closed", async () => {
-    h = await startAgentHarness({ appServer: { keepaliveIntervalMs: 50 } });
+    h = await startAgentHarness({ agentVoice: { keepaliveIntervalMs: 50 } });
     const client = await h.signedIn();
     const { sessionId } = await h.startLive(client);
     const events = await openEvents(client, sessionId);

@@ -1,11 +1,11 @@
 /**
  * Shared set-up of the agent-voice tests: the real mock upstream, the handler over real HTTP with
- * `realtime.appServer` pointing at the fake app-server, an NDJSON event reader, and the checks
+ * `realtime.agentVoice` pointing at the fake app-server, an NDJSON event reader, and the checks
  * every test ends with (no process left, every message valid against the real binary's schema).
  */
 import { afterEach, beforeAll, expect } from "vitest";
 import { referenceConfirmTool, referenceTools } from "@/lib/agent-voice/tools";
-import type { AppServerOptions, ConfirmTool } from "@/lib/agent-voice/types";
+import type { AgentVoiceOptions, ConfirmTool } from "@/lib/agent-voice/types";
 import type { ProviderHandlerOptions } from "@/lib/server/options";
 import type { MockUpstreamOptions } from "@/mock-upstream/server";
 import { createFakeAppServer, NODE_MEMORY_MB, type FakeAppServer, type FakeScript } from "@/test-support/fake-app-server/control";
@@ -28,7 +28,7 @@ export interface AgentHarness extends Harness {
 export async function startAgentHarness(
   options: {
     script?: FakeScript;
-    appServer?: Partial<AppServerOptions>;
+    agentVoice?: Partial<AgentVoiceOptions>;
     confirmTool?: ConfirmTool | null;
     handler?: ProviderHandlerOptions;
     mock?: MockUpstreamOptions;
@@ -45,13 +45,13 @@ export async function startAgentHarness(
         // there) and reports its own pid, neither of which it could inside the bwrap sandbox. The
         // sandbox is tested on its own (lib/agent-voice/sandbox/, app-server-sandbox.test.ts) and
         // around the real codex (tests/codex-real/).
-        appServer: {
+        agentVoice: {
           command: fake.command,
           tools: referenceTools,
           keepWarmProcess: false,
           sandbox: "off",
           limits: { memoryMb: NODE_MEMORY_MB },
-          ...options.appServer,
+          ...options.agentVoice,
         },
       },
       ...(options.confirmTool === null ? {} : { confirmTool: options.confirmTool ?? referenceConfirmTool }),

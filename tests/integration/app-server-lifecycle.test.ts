@@ -111,7 +111,7 @@ describe("closing a live session", () => {
   });
 
   it("closes when the login is gone from the store (expired elsewhere)", async () => {
-    h = await startAgentHarness({ appServer: { loginCheckIntervalMs: 50 } });
+    h = await startAgentHarness({ agentVoice: { loginCheckIntervalMs: 50 } });
     const client = await h.signedIn();
     const { sessionId } = await h.startLive(client);
     const pid = await h.livePid();
@@ -138,7 +138,7 @@ describe("closing a live session", () => {
   });
 
   it("closes after the idle limit", async () => {
-    h = await startAgentHarness({ appServer: { idleTimeoutMs: 300 } });
+    h = await startAgentHarness({ agentVoice: { idleTimeoutMs: 300 } });
     const client = await h.signedIn();
     const { sessionId } = await h.startLive(client);
     const pid = await h.livePid();
@@ -148,7 +148,7 @@ describe("closing a live session", () => {
   });
 
   it("closes after the absolute limit even while active", async () => {
-    h = await startAgentHarness({ appServer: { maxDurationMs: 500, keepaliveIntervalMs: 50 } });
+    h = await startAgentHarness({ agentVoice: { maxDurationMs: 500, keepaliveIntervalMs: 50 } });
     const client = await h.signedIn();
     const { sessionId } = await h.startLive(client);
     const pid = await h.livePid();
@@ -191,7 +191,7 @@ describe("closing a live session", () => {
 
 describe("the warm process", () => {
   it("keeps one initialised, signed-out process ready after a start and uses it for the next", async () => {
-    h = await startAgentHarness({ appServer: { keepWarmProcess: true } });
+    h = await startAgentHarness({ agentVoice: { keepWarmProcess: true } });
     const client = await h.signedIn();
     const first = await h.startLive(client);
     const livePid = await h.livePid(0);

@@ -94,7 +94,7 @@ describe("caps, answered before anything is spawned", () => {
   });
 
   it("per server instance (maxSessions): 503 realtime_busy with retry-after, nothing spawned", async () => {
-    h = await startAgentHarness({ appServer: { maxSessions: 2 } });
+    h = await startAgentHarness({ agentVoice: { maxSessions: 2 } });
     const users = [await signedInAs("acct_i1"), await signedInAs("acct_i2"), await signedInAs("acct_i3")];
     const a = await users[0]!.post(start, startBody);
     const b = await users[1]!.post(start, startBody);

@@ -24,7 +24,7 @@ const spawnedCount = async (harness: AgentHarness) => (await harness.pids()).len
 
 describe("the agent sandbox cannot start", () => {
   it("bwrap missing: 503 agent_sandbox_unavailable, nothing spawned, one log line with the fix, status and health say unavailable", async () => {
-    h = await startAgentHarness({ appServer: { sandbox: createBwrapSandbox({ bwrapPath: join(import.meta.dirname, "no-such-bwrap") }) } });
+    h = await startAgentHarness({ agentVoice: { sandbox: createBwrapSandbox({ bwrapPath: join(import.meta.dirname, "no-such-bwrap") }) } });
     const client = await h.signedIn();
 
     const status = await client.get("/realtime/app-server/status");
@@ -47,7 +47,7 @@ describe("the agent sandbox cannot start", () => {
   });
 
   it("bwrap present but unable to build the sandbox (an extra read-only path that does not exist): 503, nothing spawned, the fix for namespaces", async () => {
-    h = await startAgentHarness({ appServer: { sandbox: "bwrap", sandboxReadOnlyPaths: [join(import.meta.dirname, "no-such-folder")] } });
+    h = await startAgentHarness({ agentVoice: { sandbox: "bwrap", sandboxReadOnlyPaths: [join(import.meta.dirname, "no-such-folder")] } });
     const client = await h.signedIn();
     const reply = await client.post("/realtime/app-server", { sdp: OFFER_SDP, session: { voice: "cove" } });
     expect(reply.status).toBe(503);
@@ -67,7 +67,7 @@ describe("the agent sandbox cannot start", () => {
         `#!/bin/sh\nfor arg in "$@"; do [ "$arg" = --unshare-net ] && { echo "bwrap: Creating new namespace failed: Operation not permitted" >&2; exit 1; }; done\nexec bwrap "$@"\n`,
         { mode: 0o755 },
       );
-      h = await startAgentHarness({ appServer: { sandbox: createBwrapSandbox({ bwrapPath: noNetwork }) } });
+      h = await startAgentHarness({ agentVoice: { sandbox: createBwrapSandbox({ bwrapPath: noNetwork }) } });
       const client = await h.signedIn();
       const reply = await client.post("/realtime/app-server", { sdp: OFFER_SDP, session: { voice: "cove" } });
       expect(reply.status).toBe(503);
@@ -83,7 +83,7 @@ describe("the agent sandbox cannot start", () => {
   });
 
   it("needs a signed-in session before it says anything (401)", async () => {
-    h = await startAgentHarness({ appServer: { sandbox: createBwrapSandbox({ bwrapPath: "/nonexistent/bwrap" }) } });
+    h = await startAgentHarness({ agentVoice: { sandbox: createBwrapSandbox({ bwrapPath: "/nonexistent/bwrap" }) } });
     const client = h.client();
     expect((await client.get("/realtime/app-server/status")).status).toBe(401);
     expect((await client.post("/realtime/app-server", { sdp: OFFER_SDP })).json()).toMatchObject({ error: "not_authenticated" });
@@ -92,7 +92,7 @@ describe("the agent sandbox cannot start", () => {
 
 describe("the agent sandbox's state", () => {
   it("bwrap available (the default): status says so, health says sandboxed, nothing logged", async () => {
-    h = await startAgentHarness({ appServer: { sandbox: undefined } });
+    h = await startAgentHarness({ agentVoice: { sandbox: undefined } });
     const client = await h.signedIn();
     expect((await client.get("/realtime/app-server/status")).json()).toEqual({ available: true, sandbox: "bwrap" });
     expect(await h.provider.agentVoiceState()).toBe("sandboxed");
@@ -101,7 +101,7 @@ describe("the agent sandbox's state", () => {
   });
 
   it("off: a warning at start-up saying what it exposes; status and health say unsandboxed; starts work", async () => {
-    h = await startAgentHarness({ appServer: { sandbox: "off" } });
+    h = await startAgentHarness({ agentVoice: { sandbox: "off" } });
     const warning = h.evidence.logs.find((line) => line.message.includes("WITHOUT a sandbox"));
     expect(warning).toMatchObject({ level: "warn", message: expect.stringContaining("LWC_AGENT_SANDBOX=off") });
     expect(warning!.message).toContain("/proc/<pid>/environ");

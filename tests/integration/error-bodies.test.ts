@@ -28,7 +28,7 @@ beforeAll(async () => {
     handler: {
       ...siwcHandlerOptions(mock, {
         responsesProxy: { rateLimit: { limit: 2, windowMs: 60_000 }, maxRequestBytes: 10_000 },
-        realtime: { appServer: { command: "/nonexistent/codex", keepWarmProcess: false, sandbox: "off" } },
+        realtime: { agentVoice: { command: "/nonexistent/codex", keepWarmProcess: false, sandbox: "off" } },
       }),
     },
   });

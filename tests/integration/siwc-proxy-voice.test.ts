@@ -28,7 +28,7 @@ beforeAll(async () => {
         chatgptUrl: mock.url,
         rateLimit: false,
         // No spare process: any process in the fake's log was started for a request.
-        appServer: { command: fake.command, tools: referenceTools, keepWarmProcess: false, sandbox: "off", limits: { memoryMb: NODE_MEMORY_MB } },
+        agentVoice: { command: fake.command, tools: referenceTools, keepWarmProcess: false, sandbox: "off", limits: { memoryMb: NODE_MEMORY_MB } },
       },
       confirmTool: referenceConfirmTool,
     }),

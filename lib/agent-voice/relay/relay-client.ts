@@ -85,8 +85,107 @@ const MAX_EVENT_CHARS = 4 * 1024 * 1024;
 
 type Attempt = { kind: "retry"; progressed: boolean; detail: string } | { kind: "end"; end: RelayEnd };
 
+type RelayConnection = ReturnType<typeof connectRelay>;
+
 /** Statuses worth retrying: the relay (or the route in front of it) is not there yet or any more. */
 const isTransient = (status: number) => status === 429 || status >= 500;
+
+/** How codex ended, from the relay's `exit` event or its answer to `/close`. */
+function exitedEnd(fields: Record<string, unknown>): RelayEnd {
+  return {
+    reason: "exited",
+    why: String(fields.reason),
+    code: typeof fields.code === "number" ? fields.code : null,
+    signal: typeof fields.signal === "string" ? fields.signal : null,
+  };
+}
+
+interface StreamSettings {
+  heartbeatTimeoutMs: number;
+  /** One event; an end when it ends the channel. */
+  onEvent(event: Record<string, unknown>): RelayEnd | undefined;
+  /** Hands over what ends this read when the channel ends. */
+  onInterrupt(settle: () => void): void;
+}
+
+/** Reads one event stream to its end. */
+function readEventStream(response: IncomingMessage, abort: () => void, settings: StreamSettings): Promise<Attempt> {
+  const { heartbeatTimeoutMs } = settings;
+  return new Promise((resolve) => {
+    let progressed = false;
+    let partial = "";
+    let settled = false;
+    const settle = (attempt: Attempt) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(watchdog);
+      abort();
+      resolve(attempt);
+    };
+    let watchdog = setTimeout(() => settle({ kind: "retry", progressed, detail: "no heartbeat" }), heartbeatTimeoutMs);
+    settings.onInterrupt(() => settle({ kind: "retry", progressed, detail: "interrupted" }));
+    response.setEncoding("utf8");
+    response.on("data", (chunk: string) => {
+      clearTimeout(watchdog);
+      watchdog = setTimeout(() => settle({ kind: "retry", progressed, detail: "no heartbeat" }), heartbeatTimeoutMs);
+      partial += chunk;
+      let newline: number;
+      while (!settled && (newline = partial.indexOf("\n")) !== -1) {
+        const text = partial.slice(0, newline);
+        partial = partial.slice(newline + 1);
+        let event: Record<string, unknown>;
+        try {
+          event = JSON.parse(text) as Record<string, unknown>;
+        } catch {
+          return settle({ kind: "end", end: { reason: "refused", status: 200, error: "bad_event" } });
+        }
+        progressed = true;
+        const end = settings.onEvent(event);
+        if (end) return settle({ kind: "end", end });
+      }
+      if (partial.length > MAX_EVENT_CHARS) settle({ kind: "end", end: { reason: "refused", status: 200, error: "event_too_long" } });
+    });
+    response.once("end", () => settle({ kind: "retry", progressed, detail: "stream ended" }));
+    response.once("error", (error) => settle({ kind: "retry", progressed, detail: error.message }));
+    response.once("close", () => settle({ kind: "retry", progressed, detail: "stream closed" }));
+  });
+}
+
+/** A POST the relay answers with JSON, retried while it is unreachable; throws RelayError otherwise. */
+async function postToRelay(
+  connection: RelayConnection,
+  path: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+  settings: { requestTimeoutMs: number; reconnectForMs: number; ended(): RelayEnd | undefined },
+): Promise<Record<string, unknown>> {
+  const startedAt = Date.now();
+  let wait = FIRST_RETRY_MS;
+  for (;;) {
+    const ended = settings.ended();
+    if (ended) throw new RelayError("channel_ended", `the channel has ended (${ended.reason})`);
+    let detail: string;
+    const { response, abort } = connection.request("POST", path, { headers, ...(body === undefined ? {} : { body }) });
+    const timer = setTimeout(abort, settings.requestTimeoutMs);
+    try {
+      const answer = await response;
+      const status = answer.statusCode ?? 0;
+      const json = (await readJsonAnswer(answer)) ?? {};
+      if (status === 200) return json;
+      const code = typeof json.error === "string" ? json.error : `status_${status}`;
+      if (!isTransient(status)) throw new RelayError(code, `the session relay answered ${status} ${code}`);
+      detail = `status ${status}`;
+    } catch (error) {
+      if (error instanceof RelayError) throw error;
+      detail = error instanceof Error ? error.message : String(error);
+    } finally {
+      clearTimeout(timer);
+    }
+    if (Date.now() - startedAt > settings.reconnectForMs) throw new RelayError("unreachable", `the session relay is unreachable (${detail})`);
+    await new Promise((resolve) => setTimeout(resolve, wait));
+    wait = Math.min(wait * 2, MAX_RETRY_MS);
+  }
+}
 
 export function openRelayChannel(options: RelayChannelOptions): RelayChannel {
   const connection = connectRelay(options.address, options.token);
@@ -140,56 +239,9 @@ export function openRelayChannel(options: RelayChannelOptions): RelayChannel {
       lastSeq = event.seq;
       options.onLine?.({ seq: event.seq, line: event.line });
     } else if (event.type === "exit") {
-      return {
-        reason: "exited",
-        why: String(event.reason),
-        code: typeof event.code === "number" ? event.code : null,
-        signal: typeof event.signal === "string" ? event.signal : null,
-      };
+      return exitedEnd(event);
     }
     return undefined;
-  }
-
-  /** Reads one event stream to its end. */
-  function readStream(response: IncomingMessage, abort: () => void): Promise<Attempt> {
-    return new Promise((resolve) => {
-      let progressed = false;
-      let partial = "";
-      let settled = false;
-      const settle = (attempt: Attempt) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(watchdog);
-        abort();
-        resolve(attempt);
-      };
-      let watchdog = setTimeout(() => settle({ kind: "retry", progressed, detail: "no heartbeat" }), heartbeatTimeoutMs);
-      interrupt = () => settle({ kind: "retry", progressed, detail: "interrupted" });
-      response.setEncoding("utf8");
-      response.on("data", (chunk: string) => {
-        clearTimeout(watchdog);
-        watchdog = setTimeout(() => settle({ kind: "retry", progressed, detail: "no heartbeat" }), heartbeatTimeoutMs);
-        partial += chunk;
-        let newline: number;
-        while (!settled && (newline = partial.indexOf("\n")) !== -1) {
-          const text = partial.slice(0, newline);
-          partial = partial.slice(newline + 1);
-          let event: Record<string, unknown>;
-          try {
-            event = JSON.parse(text) as Record<string, unknown>;
-          } catch {
-            return settle({ kind: "end", end: { reason: "refused", status: 200, error: "bad_event" } });
-          }
-          progressed = true;
-          const end = handleEvent(event);
-          if (end) return settle({ kind: "end", end });
-        }
-        if (partial.length > MAX_EVENT_CHARS) settle({ kind: "end", end: { reason: "refused", status: 200, error: "event_too_long" } });
-      });
-      response.once("end", () => settle({ kind: "retry", progressed, detail: "stream ended" }));
-      response.once("error", (error) => settle({ kind: "retry", progressed, detail: error.message }));
-      response.once("close", () => settle({ kind: "retry", progressed, detail: "stream closed" }));
-    });
   }
 
   async function attachOnce(): Promise<Attempt> {
@@ -202,7 +254,9 @@ export function openRelayChannel(options: RelayChannelOptions): RelayChannel {
       return { kind: "retry", progressed: false, detail: error instanceof Error ? error.message : String(error) };
     }
     const status = answer.statusCode ?? 0;
-    if (status === 200) return readStream(answer, abort);
+    if (status === 200) {
+      return readEventStream(answer, abort, { heartbeatTimeoutMs, onEvent: handleEvent, onInterrupt: (settle) => (interrupt = settle) });
+    }
     if (isTransient(status)) {
       answer.resume();
       return { kind: "retry", progressed: false, detail: `status ${status}` };
@@ -228,34 +282,8 @@ export function openRelayChannel(options: RelayChannelOptions): RelayChannel {
     }
   }
 
-  /** A POST the relay answers with JSON, retried while it is unreachable; throws RelayError otherwise. */
-  async function post(path: string, headers: Record<string, string>, body?: string): Promise<Record<string, unknown>> {
-    const startedAt = Date.now();
-    let wait = FIRST_RETRY_MS;
-    for (;;) {
-      if (ended) throw new RelayError("channel_ended", `the channel has ended (${ended.reason})`);
-      let detail: string;
-      const { response, abort } = connection.request("POST", path, { headers, ...(body === undefined ? {} : { body }) });
-      const timer = setTimeout(abort, requestTimeoutMs);
-      try {
-        const answer = await response;
-        const status = answer.statusCode ?? 0;
-        const json = (await readJsonAnswer(answer)) ?? {};
-        if (status === 200) return json;
-        const code = typeof json.error === "string" ? json.error : `status_${status}`;
-        if (!isTransient(status)) throw new RelayError(code, `the session relay answered ${status} ${code}`);
-        detail = `status ${status}`;
-      } catch (error) {
-        if (error instanceof RelayError) throw error;
-        detail = error instanceof Error ? error.message : String(error);
-      } finally {
-        clearTimeout(timer);
-      }
-      if (Date.now() - startedAt > reconnectForMs) throw new RelayError("unreachable", `the session relay is unreachable (${detail})`);
-      await new Promise((resolve) => setTimeout(resolve, wait));
-      wait = Math.min(wait * 2, MAX_RETRY_MS);
-    }
-  }
+  const post = (path: string, headers: Record<string, string>, body?: string) =>
+    postToRelay(connection, path, headers, body, { requestTimeoutMs, reconnectForMs, ended: () => ended });
 
   if (options.onLine) void follow();
 
@@ -276,13 +304,7 @@ export function openRelayChannel(options: RelayChannelOptions): RelayChannel {
       // The stream's exit event usually ends the channel first; the answer ends one whose stream
       // is reconnecting, or a channel that only sends.
       const closing = post("/close", {}).then(
-        (closed) =>
-          finish({
-            reason: "exited",
-            why: String(closed.reason),
-            code: typeof closed.code === "number" ? closed.code : null,
-            signal: typeof closed.signal === "string" ? closed.signal : null,
-          }),
+        (closed) => finish(exitedEnd(closed)),
         (error: unknown) => finish({ reason: "unreachable", detail: error instanceof Error ? error.message : String(error) }),
       );
       await Promise.race([closing, endedPromise]);

@@ -115,7 +115,7 @@ function follow(address: RelayAddress, after: number) {
   };
 }
 
-describe("the session relay", () => {
+describe("the session relay: lines in and out", () => {
   for (const transport of ["socket", "tcp"] as const) {
     it(`over ${transport === "socket" ? "a unix socket (bwrap)" : "TCP (a VM's exposed port)"}: numbers codex's lines, replays them from any seq, then follows live`, async () => {
       const relay = await startRelay({ transport });
@@ -213,6 +213,9 @@ describe("the session relay", () => {
     expect(bytes).toBeLessThanOrEqual(MAX_RELAY_LINE_BYTES);
   });
 
+});
+
+describe("the session relay: how it ends", () => {
   it("close ends codex (stdin's end), answers how it ended, tells every follower, and the relay exits: nothing left", async () => {
     const relay = await startRelay({ transport: "tcp" });
     const stream = follow(relay.address, 0);

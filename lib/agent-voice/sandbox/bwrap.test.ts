@@ -76,7 +76,7 @@ function groupMembers(pgid: number): number[] {
     .map(Number);
 }
 
-describe("the bwrap sandbox", () => {
+describe("the bwrap sandbox: what it shows", () => {
   it("hides the host's files: not the app's folder, not /tmp, not /etc/passwd, not the server's /proc", async () => {
     process.env.LWC_SANDBOX_TEST_MARKER = MARKER;
     try {
@@ -176,6 +176,9 @@ describe("the bwrap sandbox", () => {
     }
   });
 
+});
+
+describe("the bwrap sandbox: its home, /proc and its end", () => {
   it("shows a short list of system paths, not /usr whole: no /usr/src, /usr/local or /usr/include", async () => {
     // The command is `sh`, so its own folder (/usr/bin) is shown too.
     const { stdout, code } = await sh("ls -A /usr; echo ---; ls -A /usr/share");
@@ -255,18 +258,66 @@ describe("the bwrap sandbox", () => {
   });
 });
 
-describe("its own network", () => {
-  const BIG_BODY_BYTES = 4 * 1024 * 1024;
-  let upstream: Server;
-  let upstreamPort: number;
-  let service: TcpServer;
-  let servicePort: number;
-  let abstractService: TcpServer;
-  const abstractName = `lwc-bwrap-test-${process.pid}-${Date.now()}`;
-  let serviceConnections = 0;
-  const refused: string[] = [];
-  let networked: AgentSandbox;
+// The networked sandbox's test servers, and helpers that run a program inside it.
+const BIG_BODY_BYTES = 4 * 1024 * 1024;
+let upstream: Server;
+let upstreamPort: number;
+let service: TcpServer;
+let servicePort: number;
+let abstractService: TcpServer;
+const abstractName = `lwc-bwrap-test-${process.pid}-${Date.now()}`;
+let serviceConnections = 0;
+const refused: string[] = [];
+let networked: AgentSandbox;
 
+/** Runs `command args` in the networked sandbox; resolves with its stdout, stderr and exit code. */
+async function runNetworked(command: string, args: string[]) {
+  const { process: child } = networked.spawn({ command, args, homeDir: home, cwd: home, env: { ...ENV, HOME: home }, limits: LIMITS });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdin.end();
+  const code = await new Promise<number | null>((resolve) => child.once("close", resolve));
+  return { stdout, stderr, code };
+}
+
+/** What a node program inside sees of the network, as JSON. */
+async function probeInside(): Promise<{
+  listening: string[];
+  abstractSockets: string[];
+  interfaces: string[];
+  direct: string;
+  allowed: string;
+  refusedStatus: string;
+}> {
+  const program = `
+    const fs = require("node:fs"), net = require("node:net"), http = require("node:http");
+    const listening = ["tcp", "tcp6"].flatMap((file) => fs.readFileSync("/proc/net/" + file, "utf8").split("\\n").slice(1)
+      .map((line) => line.trim().split(/\\s+/)).filter((f) => f[3] === "0A").map((f) => f[1]));
+    const abstractSockets = fs.readFileSync("/proc/net/unix", "utf8").split("\\n").filter((l) => l.includes("@")).map((l) => l.trim().split(/\\s+/).pop());
+    const interfaces = fs.readFileSync("/proc/net/dev", "utf8").split("\\n").slice(2).map((l) => l.trim().split(":")[0]).filter(Boolean);
+    const proxy = new URL(process.env.HTTP_PROXY || "http://127.0.0.1:1");
+    const direct = new Promise((resolve) => net.connect(${servicePort}, "127.0.0.1").on("data", (d) => resolve("reached: " + d.toString().trim())).on("error", (e) => resolve(e.code)));
+    const allowed = new Promise((resolve) => http.get({ host: proxy.hostname, port: proxy.port, path: "http://127.0.0.1:${upstreamPort}/models", agent: false },
+      (r) => { let t = ""; r.on("data", (c) => (t += c)); r.on("end", () => resolve(r.statusCode + " " + t)); }).on("error", (e) => resolve(e.code)));
+    const refusedStatus = new Promise((resolve) => http.request({ host: proxy.hostname, port: proxy.port, method: "CONNECT", path: "127.0.0.1:${servicePort}", agent: false })
+      .on("connect", (r, socket) => { socket.destroy(); resolve(String(r.statusCode)); }).on("response", (r) => resolve(String(r.statusCode))).on("error", (e) => resolve(e.code)).end());
+    Promise.all([direct, allowed, refusedStatus]).then(([direct, allowed, refusedStatus]) =>
+      process.stdout.write(JSON.stringify({ listening, abstractSockets, interfaces, direct, allowed, refusedStatus })));
+  `;
+  const { process: child } = networked.spawn({ command: process.execPath, args: ["-e", program], homeDir: home, cwd: home, env: { ...ENV, HOME: home }, limits: LIMITS });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdin.end();
+  const code = await new Promise((resolve) => child.once("close", resolve));
+  expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
+  return JSON.parse(stdout);
+}
+
+describe("its own network", () => {
   beforeAll(async () => {
     upstream = createServer((request, response) =>
       response.end(request.url === "/big" ? Buffer.alloc(BIG_BODY_BYTES, "a") : `upstream saw ${request.method} ${request.url}`),
@@ -292,53 +343,6 @@ describe("its own network", () => {
     await new Promise((resolve) => service.close(resolve));
     await new Promise((resolve) => abstractService.close(resolve));
   });
-
-  /** Runs `command args` in the networked sandbox; resolves with its stdout, stderr and exit code. */
-  async function runNetworked(command: string, args: string[]) {
-    const { process: child } = networked.spawn({ command, args, homeDir: home, cwd: home, env: { ...ENV, HOME: home }, limits: LIMITS });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.stdin.end();
-    const code = await new Promise<number | null>((resolve) => child.once("close", resolve));
-    return { stdout, stderr, code };
-  }
-
-  /** What a node program inside sees of the network, as JSON. */
-  async function probeInside(): Promise<{
-    listening: string[];
-    abstractSockets: string[];
-    interfaces: string[];
-    direct: string;
-    allowed: string;
-    refusedStatus: string;
-  }> {
-    const program = `
-      const fs = require("node:fs"), net = require("node:net"), http = require("node:http");
-      const listening = ["tcp", "tcp6"].flatMap((file) => fs.readFileSync("/proc/net/" + file, "utf8").split("\\n").slice(1)
-        .map((line) => line.trim().split(/\\s+/)).filter((f) => f[3] === "0A").map((f) => f[1]));
-      const abstractSockets = fs.readFileSync("/proc/net/unix", "utf8").split("\\n").filter((l) => l.includes("@")).map((l) => l.trim().split(/\\s+/).pop());
-      const interfaces = fs.readFileSync("/proc/net/dev", "utf8").split("\\n").slice(2).map((l) => l.trim().split(":")[0]).filter(Boolean);
-      const proxy = new URL(process.env.HTTP_PROXY || "http://127.0.0.1:1");
-      const direct = new Promise((resolve) => net.connect(${servicePort}, "127.0.0.1").on("data", (d) => resolve("reached: " + d.toString().trim())).on("error", (e) => resolve(e.code)));
-      const allowed = new Promise((resolve) => http.get({ host: proxy.hostname, port: proxy.port, path: "http://127.0.0.1:${upstreamPort}/models", agent: false },
-        (r) => { let t = ""; r.on("data", (c) => (t += c)); r.on("end", () => resolve(r.statusCode + " " + t)); }).on("error", (e) => resolve(e.code)));
-      const refusedStatus = new Promise((resolve) => http.request({ host: proxy.hostname, port: proxy.port, method: "CONNECT", path: "127.0.0.1:${servicePort}", agent: false })
-        .on("connect", (r, socket) => { socket.destroy(); resolve(String(r.statusCode)); }).on("response", (r) => resolve(String(r.statusCode))).on("error", (e) => resolve(e.code)).end());
-      Promise.all([direct, allowed, refusedStatus]).then(([direct, allowed, refusedStatus]) =>
-        process.stdout.write(JSON.stringify({ listening, abstractSockets, interfaces, direct, allowed, refusedStatus })));
-    `;
-    const { process: child } = networked.spawn({ command: process.execPath, args: ["-e", program], homeDir: home, cwd: home, env: { ...ENV, HOME: home }, limits: LIMITS });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-    child.stdin.end();
-    const code = await new Promise((resolve) => child.once("close", resolve));
-    expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
-    return JSON.parse(stdout);
-  }
 
   it("shows only its own sockets: /proc/net lists the relay's listener and none of the host's", async () => {
     const inside = await probeInside();

@@ -1,6 +1,6 @@
 import "server-only";
 /**
- * The agent-voice routes (`/realtime/app-server…`). They exist only when `realtime.appServer` is
+ * The agent-voice routes (`/realtime/app-server…`). They exist only when `realtime.agentVoice` is
  * configured. The bridge (child processes) is Node-only and loaded with a dynamic import when the
  * handler is created (which also sweeps folders a killed server left), so this file and the rest
  * of the handler stay free of Node-specific imports.
@@ -14,7 +14,7 @@ import { isLiveSessionStartError } from "@/lib/agent-voice/start-failure";
 import type { LimitMechanism } from "@/lib/agent-voice/sandbox/limits";
 import type { AgentSandbox, SandboxStatus } from "@/lib/agent-voice/sandbox/types";
 import { isSandboxUnavailable } from "@/lib/agent-voice/sandbox/unavailable";
-import type { AppServerOptions } from "@/lib/agent-voice/types";
+import type { AgentVoiceOptions } from "@/lib/agent-voice/types";
 import type { ModelBackends } from "../models/backend";
 import type { ServerContext } from "../context";
 import { ApiError, errorResponse } from "../http/api-error";
@@ -45,24 +45,24 @@ function refusedResponse(refused: StartRefusedError): Response {
   );
 }
 
-export function createAppServerRoutes(
+export function createAgentVoiceRoutes(
   ctx: ServerContext,
   manager: SessionManager,
   backends: ModelBackends,
-  appServer: AppServerOptions,
+  agentVoice: AgentVoiceOptions,
 ) {
   const { options } = ctx;
   // One body limit for every realtime route (LWC_REALTIME_MAX_REQUEST_BYTES).
   const { maxRequestBytes } = options.realtime;
   // The sandbox every codex process runs in (bwrap unless configured off), shared with the bridge.
   const sandbox: Promise<AgentSandbox> = import("@/lib/agent-voice/sandbox").then(({ resolveAgentSandbox, sandboxNetworkOptions }) =>
-    resolveAgentSandbox(appServer.sandbox, appServer.sandboxReadOnlyPaths, sandboxNetworkOptions(appServer.sandboxAllowHosts ?? [], options.logger)),
+    resolveAgentSandbox(agentVoice.sandbox, agentVoice.sandboxReadOnlyPaths, sandboxNetworkOptions(agentVoice.sandboxAllowHosts ?? [], options.logger)),
   );
   const liveSessions: Promise<LiveSessions> = Promise.all([import("@/lib/agent-voice/live-sessions"), sandbox]).then(
     ([{ createLiveSessions }, resolved]) =>
-      createLiveSessions(appServer, { store: options.store, logger: options.logger, now: options.now, sandbox: resolved }),
+      createLiveSessions(agentVoice, { store: options.store, logger: options.logger, now: options.now, sandbox: resolved }),
   );
-  if (appServer.sandbox === "off" || (typeof appServer.sandbox === "object" && appServer.sandbox.name === "off")) {
+  if (agentVoice.sandbox === "off" || (typeof agentVoice.sandbox === "object" && agentVoice.sandbox.name === "off")) {
     options.logger.warn(
       `${LOG_PREFIX} agent voice runs WITHOUT a sandbox (LWC_AGENT_SANDBOX=off): each codex process can read every file ` +
         "and process environment the server's user can (the app's folder and .env, /tmp, /proc/<pid>/environ with LWC_SECRET). " +
@@ -82,7 +82,7 @@ export function createAppServerRoutes(
    */
   async function sandboxStatus(): Promise<SandboxStatus & { name: string }> {
     const resolved = await sandbox;
-    const status = await resolved.status(appServer.command);
+    const status = await resolved.status(agentVoice.command);
     if (!status.available) logUnavailable(resolved.name, status.reason, status.fix);
     return { ...status, name: resolved.name };
   }

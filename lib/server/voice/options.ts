@@ -8,7 +8,7 @@ import {
   type RealtimeTransport,
   type VoiceMode,
 } from "@/lib/upstream/realtime";
-import type { AppServerOptions } from "@/lib/agent-voice/types";
+import type { AgentVoiceOptions } from "@/lib/agent-voice/types";
 import type { AccountInfo, BackendAuth } from "@/lib/upstream/types";
 import type { RateLimitOption } from "../options";
 
@@ -60,7 +60,9 @@ export interface RealtimeOptions {
   /** Origin of the ChatGPT web transports. Default `https://chatgpt.com`. */
   chatgptUrl?: string;
   /** Agent voice through `codex app-server` (the `/realtime/app-server` routes; Node only; docs/agent-voice.md). */
-  appServer?: AppServerOptions;
+  agentVoice?: AgentVoiceOptions;
+  /** @deprecated The old name of `agentVoice`, still read when `agentVoice` is not given. */
+  appServer?: AgentVoiceOptions;
 }
 
 export interface ResolvedRealtimeOptions {
