@@ -1,0 +1,49 @@
+import "server-only";
+/**
+ * reopenVercelSandbox(api, handle, token, options): a channel to a running agent-voice sandbox
+ * from any server instance, with no new VM.
+ *
+ * The SDK quietly boots a new VM for a stopped sandbox in `Sandbox.get({resume: true})` and in
+ * every method that retries through its resume path (runCommand, writeFiles, extendTimeout, …).
+ * So this only reads the sandbox (`resume: false`) and checks that it runs; the channel then goes
+ * to the relay url stored in the handle (routes do not change while a sandbox runs). A relay
+ * that answers with another epoch ends the channel (`relay_restarted`).
+ */
+import { Sandbox } from "@vercel/sandbox";
+import { openRelayChannel, type RelayChannel, type RelayLine } from "../../relay/relay-client";
+import { sandboxApiFailure, VercelSandboxError } from "./errors";
+import { parseVercelSandboxHandle, type VercelSandboxHandle } from "./handle";
+import type { ChannelTimeouts, VercelSandboxApi } from "./start";
+
+interface ReopenOptions extends ChannelTimeouts {
+  /** Follow from after this seq (the live session's consumed seq); 0: from the start. */
+  after?: number;
+  onLine?(line: RelayLine): void;
+}
+
+/** The sandbox, read without resuming it; throws VercelSandboxError "ended" when it does not run. */
+export async function runningSandbox(api: VercelSandboxApi, sandboxId: string): Promise<Sandbox> {
+  let sandbox: Sandbox;
+  try {
+    sandbox = await Sandbox.get({ ...api, name: sandboxId, resume: false });
+  } catch (error) {
+    const failure = sandboxApiFailure(error, "get");
+    throw failure.detail.includes(" 404 ") ? new VercelSandboxError("ended", failure.detail) : failure;
+  }
+  if (sandbox.status !== "running") throw new VercelSandboxError("ended", `the sandbox is ${sandbox.status}`);
+  return sandbox;
+}
+
+export async function reopenVercelSandbox(api: VercelSandboxApi, handle: VercelSandboxHandle, token: string, options: ReopenOptions = {}): Promise<RelayChannel> {
+  const checked = parseVercelSandboxHandle(handle);
+  await runningSandbox(api, checked.sandboxId);
+  const { after, onLine, ...timeouts } = options;
+  return openRelayChannel({
+    ...timeouts,
+    address: { url: checked.relayUrl },
+    token,
+    epoch: checked.relayEpoch,
+    ...(after === undefined ? {} : { after }),
+    ...(onLine ? { onLine } : {}),
+  });
+}
