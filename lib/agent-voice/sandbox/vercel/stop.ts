@@ -7,18 +7,22 @@ import { Sandbox } from "@vercel/sandbox";
 import { sandboxApiFailure, VercelSandboxError } from "./errors";
 import type { VercelSandboxHandle } from "./handle";
 import { APP_TAG } from "./layout";
-import { runningSandbox } from "./reopen";
+import { readSandbox } from "./reopen";
 import type { VercelSandboxApi } from "./start";
 
-/** Stops the handle's sandbox (codex and the relay end with it). Done already when it does not run. */
+/** Sandboxes in these states still have (or are getting) a VM: a stop ends it. */
+const LIVE_STATUSES: readonly string[] = ["pending", "running"];
+
+/** Stops the handle's sandbox (codex and the relay end with it). Done already when it has no VM. */
 export async function stopVercelSandbox(api: VercelSandboxApi, handle: Pick<VercelSandboxHandle, "sandboxId">): Promise<void> {
   let sandbox: Sandbox;
   try {
-    sandbox = await runningSandbox(api, handle.sandboxId);
+    sandbox = await readSandbox(api, handle.sandboxId);
   } catch (error) {
     if (error instanceof VercelSandboxError && error.failure === "ended") return;
     throw error;
   }
+  if (!LIVE_STATUSES.includes(sandbox.status)) return;
   try {
     await sandbox.stop();
   } catch (error) {
@@ -34,8 +38,8 @@ interface SweepOptions {
 }
 
 /**
- * Stops every running sandbox with the tag that also carries the app's tag, except those `keep`
- * names; resolves with the ids it stopped.
+ * Stops every running (or starting) sandbox with the tag that also carries the app's tag, except
+ * those `keep` names; resolves with the ids it stopped.
  */
 export async function sweepOrphanedSandboxes(api: VercelSandboxApi, options: SweepOptions = {}): Promise<string[]> {
   const tag = options.tag ?? { [APP_TAG.key]: APP_TAG.value };
@@ -45,7 +49,7 @@ export async function sweepOrphanedSandboxes(api: VercelSandboxApi, options: Swe
     // The whole list first: stopping while paging could shift the pages.
     const listed = await (await Sandbox.list({ ...api, tags: tag })).toArray();
     for (const summary of listed) {
-      if (summary.status !== "running" && summary.status !== "pending") continue;
+      if (!LIVE_STATUSES.includes(summary.status)) continue;
       if (summary.tags?.[APP_TAG.key] !== APP_TAG.value) continue;
       if (await options.keep?.(summary.name)) continue;
       await stopVercelSandbox(api, { sandboxId: summary.name });
