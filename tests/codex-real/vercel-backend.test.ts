@@ -226,6 +226,18 @@ describe("the Vercel Sandbox backend, against the fake API with the real codex",
     expect(fake.stats().sandboxes).toHaveLength(known);
   });
 
+  it("a snapshot without the relay: the start fails with its sentence and stops the sandbox it made", async () => {
+    const empty = await Sandbox.create({ ...api, timeout: 60_000, persistent: false, networkPolicy: "deny-all", tags: { "lwc-role": "test" } });
+    const { snapshotId: emptySnapshot } = await empty.snapshot();
+    const failed = await start({ snapshotId: emptySnapshot }).catch((error: unknown) => error);
+    expect(failed).toBeInstanceOf(VercelSandboxError);
+    expect(failed).toMatchObject({ failure: "not_started", detail: "the session relay exited with code 1 before it listened" });
+    expect((failed as Error).message).toBe("The agent could not start in its sandbox.");
+    const made = fake.stats().sandboxes.filter((entry) => entry.tags.deploy === "test").at(-1)!;
+    expect(made.status).toBe("stopped");
+    expect(fake.stats()).toMatchObject({ live: 0, vms: 0 });
+  });
+
   it("a sandbox stopped mid-call: the channel reports it closed, sends fail, and a stop is a no-op", async () => {
     const codex = collector();
     const { handle, channel } = await start({ onLine: codex.onLine, reconnectForMs: 1_000 });
