@@ -201,6 +201,9 @@ describe("the Vercel Sandbox backend, against the fake API with the real codex",
     const reopened = await reopenVercelSandbox(api, handle, token).catch((error: unknown) => error);
     expect(reopened).toBeInstanceOf(VercelSandboxError);
     expect(reopened).toMatchObject({ failure: "ended", message: "The agent's sandbox has ended." });
+    // One the API no longer knows (404): ended too, and a stop of it is a no-op.
+    await expect(reopenVercelSandbox(api, { ...handle, sandboxId: "sbx-gone" }, token)).rejects.toMatchObject({ failure: "ended", detail: "get: the Sandbox API answered 404" });
+    await stopVercelSandbox(api, { sandboxId: "sbx-gone" });
     expect(fake.stats()).toMatchObject({ live: 0, vms: 0 });
   });
 

@@ -9,26 +9,16 @@ import "server-only";
  * to the relay url stored in the handle (routes do not change while a sandbox runs). A relay
  * that answers with another epoch ends the channel (`relay_restarted`).
  */
-import { Sandbox } from "@vercel/sandbox";
 import { openRelayChannel, type RelayChannel, type RelayLine } from "../../relay/relay-client";
-import { sandboxApiFailure, VercelSandboxError } from "./errors";
+import { VercelSandboxError } from "./errors";
 import { parseVercelSandboxHandle, type VercelSandboxHandle } from "./handle";
+import { readSandbox } from "./read-sandbox";
 import type { ChannelTimeouts, VercelSandboxApi } from "./start";
 
 interface ReopenOptions extends ChannelTimeouts {
   /** Follow from after this seq (the live session's consumed seq); 0: from the start. */
   after?: number;
   onLine?(line: RelayLine): void;
-}
-
-/** The sandbox, read without resuming it; throws VercelSandboxError "ended" when the API no longer knows it. */
-export async function readSandbox(api: VercelSandboxApi, sandboxId: string): Promise<Sandbox> {
-  try {
-    return await Sandbox.get({ ...api, name: sandboxId, resume: false });
-  } catch (error) {
-    const failure = sandboxApiFailure(error, "get");
-    throw failure.detail.includes(" 404 ") ? new VercelSandboxError("ended", failure.detail) : failure;
-  }
 }
 
 export async function reopenVercelSandbox(api: VercelSandboxApi, handle: VercelSandboxHandle, token: string, options: ReopenOptions = {}): Promise<RelayChannel> {

@@ -7,7 +7,7 @@ import { Sandbox } from "@vercel/sandbox";
 import { sandboxApiFailure, VercelSandboxError } from "./errors";
 import type { VercelSandboxHandle } from "./handle";
 import { APP_TAG } from "./layout";
-import { readSandbox } from "./reopen";
+import { readSandbox } from "./read-sandbox";
 import type { VercelSandboxApi } from "./start";
 
 /** Sandboxes in these states still have (or are getting) a VM: a stop ends it. */
