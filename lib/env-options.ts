@@ -43,6 +43,8 @@ import {
   DEFAULT_MAX_SESSIONS,
   DEFAULT_MAX_SESSIONS_PER_ACCOUNT,
   DEFAULT_VERCEL_SANDBOX_API_URL,
+  DEFAULT_VERCEL_SANDBOX_TIMEOUT_MS,
+  DEFAULT_VERCEL_SANDBOX_VCPUS,
 } from "@/lib/agent-voice/defaults";
 import type { KeyValueStore } from "@/lib/stores/types";
 import { parseAllowEntry } from "@/lib/agent-voice/sandbox/egress-allow-list";
@@ -167,6 +169,11 @@ const envSchema = z.object({
   ),
   // Where @vercel/sandbox sends its API calls (lib/agent-voice/vercel-sandbox-api.ts): Vercel's, or a local fake.
   LWC_VERCEL_SANDBOX_API_URL: secureBaseUrl(DEFAULT_VERCEL_SANDBOX_API_URL),
+  // Agent voice's Vercel Sandbox backend (lib/agent-voice/sandbox/vercel/; not yet selectable): the
+  // snapshot `npm run agent-voice:snapshot` made, each sandbox's vCPUs, and its lifetime.
+  LWC_VERCEL_SANDBOX_SNAPSHOT: optionalText,
+  LWC_VERCEL_SANDBOX_VCPUS: positiveInt(DEFAULT_VERCEL_SANDBOX_VCPUS),
+  LWC_VERCEL_SANDBOX_TIMEOUT_SECONDS: positiveInt(DEFAULT_VERCEL_SANDBOX_TIMEOUT_MS / 1000),
   LWC_AGENT_MEMORY_MB: positiveInt(DEFAULT_AGENT_MEMORY_MB),
   LWC_AGENT_MAX_PROCESSES: positiveInt(DEFAULT_AGENT_MAX_PROCESSES),
   LWC_AGENT_CPU_SECONDS: positiveInt(DEFAULT_AGENT_CPU_SECONDS),

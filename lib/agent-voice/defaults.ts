@@ -14,6 +14,10 @@ export const DEFAULT_MAX_SESSIONS = 8;
 export const DEFAULT_MAX_SESSIONS_PER_ACCOUNT = 2;
 /** The Vercel Sandbox API `@vercel/sandbox` talks to (its base URL, fixed in the SDK). */
 export const DEFAULT_VERCEL_SANDBOX_API_URL = "https://vercel.com/api";
+/** A Vercel Sandbox's vCPUs (2048 MB of memory each): codex and the relay are mostly idle, waiting on the network. */
+export const DEFAULT_VERCEL_SANDBOX_VCPUS = 1;
+/** A Vercel Sandbox's lifetime: a live session's longest, plus five minutes to end it cleanly. */
+export const DEFAULT_VERCEL_SANDBOX_TIMEOUT_MS = DEFAULT_MAX_DURATION_MS + 5 * 60_000;
 /** Each codex process's limits (lib/agent-voice/sandbox/limits.ts; docs/agent-voice.md#limits). */
 export const DEFAULT_AGENT_MEMORY_MB = 512;
 export const DEFAULT_AGENT_MAX_PROCESSES = 128;

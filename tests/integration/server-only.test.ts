@@ -26,6 +26,8 @@ const REACT_SERVER_ENTRIES = [
   "test-support/handler-process.ts", // tests/integration/app-server-restart.test.ts
   "tests/codex-real/app-process.ts", // tests/codex-real/sandbox.test.ts
   "scripts/codex-proxy-report.ts", // run by hand: docs/agent-voice.md#its-own-network
+  "scripts/agent-voice-snapshot.ts", // npm run agent-voice:snapshot; tests/codex-real/vercel-backend.test.ts
+  "test-support/vercel-reopen-process.ts", // tests/codex-real/vercel-backend.test.ts
 ];
 
 /** Entries that run without the condition (besides the browser code and Playwright's e2e/ files). */

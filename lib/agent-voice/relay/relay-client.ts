@@ -46,7 +46,7 @@ export class RelayError extends Error {
   }
 }
 
-interface RelayChannelOptions {
+export interface RelayChannelOptions {
   address: RelayAddress;
   token: string;
   /** Follow from after this seq (0: from the start). */
