@@ -63,8 +63,8 @@ describe("Dockerfile", () => {
 });
 
 describe(".dockerignore", () => {
-  it("keeps local env files, installed and built output and git out of the build context", () => {
-    for (const entry of ["node_modules", ".next", ".next-*", ".git", ".env", ".env.*", "!.env.example", ".ci/node"]) {
+  it("keeps local env files, the local chat history (and the demo's kept secret), installed and built output and git out of the build context", () => {
+    for (const entry of ["node_modules", ".next", ".next-*", ".git", ".env", ".env.*", "!.env.example", ".ci/node", ".data"]) {
       expect(dockerignore, entry).toContain(entry);
     }
   });
