@@ -261,7 +261,9 @@ describe("a relay channel", () => {
     channels.push(gone);
     const failed = await gone.send(echo("nobody")).catch((error: unknown) => error);
     expect(failed).toBeInstanceOf(RelayError);
-    expect(failed).toMatchObject({ code: "unreachable" });
+    // On a busy machine its reconnect window may already have run out when the send starts.
+    expect(["unreachable", "channel_ended"]).toContain((failed as RelayError).code);
+    expect(await gone.ended).toMatchObject({ reason: "unreachable" });
   });
 
   it("an attach from a seq no longer buffered ends the channel (lines_evicted)", async () => {
