@@ -2,7 +2,8 @@ import "server-only";
 /**
  * One live agent-voice session: a `codex app-server` process signed in with the login's access
  * token (in memory only), one ephemeral thread with only the configured tools, and a realtime
- * WebRTC call. Maps the process's messages to the contract's events and answers its requests.
+ * WebRTC call. Maps the process's messages to the events of the contract (docs/api.md) and answers
+ * the process's requests.
  */
 import { randomBytes } from "node:crypto";
 import type { AppServerProcess } from "./app-server-process";
