@@ -150,7 +150,7 @@ export interface ProviderHandlerOptions {
   /** Default true. `false` makes /models and /responses unknown paths (plain-text 404). */
   enableResponsesProxy?: boolean;
   responsesProxy?: ResponsesProxyOptions;
-  /** Realtime voice (`POST /realtime`); see docs/realtime.md. */
+  /** Realtime voice (`POST /realtime`); see docs/voice.md. */
   realtime?: RealtimeOptions;
   /** POST /login attempts that need a new device code, per client address. Default `DEFAULT_LOGIN_RATE_LIMIT`. */
   loginRateLimit?: RateLimitOption | false;
