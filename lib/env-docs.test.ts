@@ -26,7 +26,6 @@ function section(markdown: string, heading: string): string {
  */
 const TOOLING_ONLY: Record<string, string> = {
   LWC_DIST_DIR: "docs/testing.md",
-  LWC_BENCH_FLOOR: "docs/benchmarks.md",
 };
 
 const namesIn = (text: string) => [...new Set(text.match(VARIABLE) ?? [])].sort();

@@ -208,12 +208,6 @@ const envSchema = z.object({
     .optional()
     .transform((value) => (value?.trim() ? value.trim() : "0"))
     .pipe(z.enum(["0", "1"])),
-  // Read by the bench's floor route (app/api/bench-floor/route.ts); checked here too. Never set it in production.
-  LWC_BENCH_FLOOR: z
-    .string()
-    .optional()
-    .transform((value) => (value?.trim() ? value.trim() : "0"))
-    .pipe(z.enum(["0", "1"])),
   // Build-time settings, read by next.config.ts (Next's basePath and build folder); checked here too.
   LWC_BASE_PATH: z
     .string()
@@ -250,8 +244,8 @@ const envSchema = z.object({
 
 /**
  * Every environment variable the app reads: the schema's and the store's. docs/configuration.md and
- * docs/server.md must list exactly these, and .env.example all but the two of the repository's own
- * tooling, LWC_DIST_DIR and LWC_BENCH_FLOOR (lib/env-docs.test.ts checks).
+ * docs/server.md must list exactly these, and .env.example all but the one of the repository's own
+ * tooling, LWC_DIST_DIR (lib/env-docs.test.ts checks).
  */
 export const ENV_VARIABLES: readonly string[] = [...Object.keys(envSchema.shape), ...STORE_ENV_VARIABLES];
 

@@ -2,8 +2,8 @@ import "server-only";
 /**
  * One live agent-voice session: a `codex app-server` process signed in with the login's access
  * token (in memory only), one ephemeral thread with only the configured tools, and a realtime
- * WebRTC call. Maps the process's messages to the contract's events and answers its requests;
- * its tool calls and their confirmations are tool-calls.ts's.
+ * WebRTC call. Maps the process's messages to the events of the contract (docs/api.md) and answers
+ * its requests; its tool calls and their confirmations are tool-calls.ts's.
  */
 import { randomBytes } from "node:crypto";
 import type { AppServerProcess } from "./app-server-process";
@@ -136,7 +136,7 @@ interface NotificationTarget {
   close(reason: string): void;
 }
 
-/** Maps one notification of the process to the contract's events (or to the start's answer SDP). */
+/** Maps one notification of the process to the contract's events (docs/api.md), or to the start's answer SDP. */
 function onRealtimeNotification(method: string, params: unknown, session: NotificationTarget): void {
   const p = asRecord(params);
   const threadId = session.threadId();

@@ -264,7 +264,7 @@ export function createProviderHandler(options: ProviderHandlerOptions = {}): Pro
   async function serveProxyFetch(request: Request, proxyOptions: ProxyFetchOptions = {}): Promise<Response> {
     if (!resolved.enableResponsesProxy) return textResponse("Not Found", 404);
     const skip = proxyOptions.csrf === "skip-server-call";
-    // Over HTTP a request without Origin passes (the contract); in-process it is a call nobody judged.
+    // Over HTTP a request without Origin passes (the contract, docs/api.md); in-process it is a call nobody judged.
     if (!skip && !request.headers.has("origin")) {
       return finish(errorResponse("origin_required"), SKIPPED);
     }

@@ -33,7 +33,7 @@ export interface RateLimitOption {
 
 /** Overrides for the session cookie. Anything left out keeps the default shown. */
 interface SessionCookieOptions {
-  /** Default `lwc_session` (the contract's name), whatever the scheme, unless hostPrefix is on. */
+  /** Default `lwc_session` (the name in the contract, docs/api.md), whatever the scheme, unless hostPrefix is on. */
   name?: string;
   /**
    * Default false. `true` (recommended in production, `LWC_COOKIE_HOST_PREFIX=1`): a Secure cookie
@@ -150,7 +150,7 @@ export interface ProviderHandlerOptions {
   /** Default true. `false` makes /models and /responses unknown paths (plain-text 404). */
   enableResponsesProxy?: boolean;
   responsesProxy?: ResponsesProxyOptions;
-  /** Realtime voice (`POST /realtime`); see docs/realtime.md. */
+  /** Realtime voice (`POST /realtime`); see docs/voice.md. */
   realtime?: RealtimeOptions;
   /** POST /login attempts that need a new device code, per client address. Default `DEFAULT_LOGIN_RATE_LIMIT`. */
   loginRateLimit?: RateLimitOption | false;

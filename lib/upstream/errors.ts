@@ -2,7 +2,7 @@ import { upstreamSnippet } from "./redact";
 
 /**
  * The one error class of the upstream protocol layer. `code` is machine-readable and
- * spelled exactly as the service contract spells it; `status` and `body` describe the
+ * spelled exactly as the contract (docs/api.md) spells it; `status` and `body` describe the
  * upstream reply when there was one (`body` is always a bounded snippet without tokens).
  */
 type ProviderAuthErrorCode =
@@ -10,7 +10,7 @@ type ProviderAuthErrorCode =
   | "device_code_disabled"
   | "authorization_pending"
   | "authorization_expired"
-  /** The user denied the device login (not in the contract table: its `error` state is ours to define). */
+  /** The user denied the device login (not in the contract's table, docs/api.md: its `error` state is ours to define). */
   | "authorization_denied"
   | "token_exchange_failed"
   | "token_refresh_failed"

@@ -58,7 +58,7 @@ export async function fetchModels(
 
 /**
  * What a chat UI needs to know about one model, from the upstream catalogue entry: sent by GET
- * /models as `modelDetails`, an extension beside the contract's `models: string[]`.
+ * /models as `modelDetails`, an extension beside the contract's `models: string[]` (docs/api.md).
  */
 export interface ModelDetails {
   slug: string;

@@ -1,14 +1,17 @@
 /**
- * The proxy against the framework's floor: POST /api/provider/responses and the bare forwarding
- * route POST /api/bench-floor (lib/bench-floor.ts), in the same build, the same server process and
- * the same run, against the same mock reply. They take turns in blocks of requests (the order
- * flips every round), so load from other processes hits both alike; each block's server CPU is
- * read from /proc before and after it. The rounds make three runs, and the targets are checked on
- * the median of the three (each run's CPU ratio is the median of its rounds' paired ratios).
+ * The proxy against the framework's floor: the product's POST /api/provider/responses and the bare
+ * forwarding route POST /api/bench-floor of the benchmark-only app (scripts/bench/floor-app/: the
+ * same Next.js and the product's next.config settings, its own `next start`), in the same run,
+ * against the same mock reply. They take turns in blocks of requests (the order flips every round),
+ * so load from other processes hits both alike; each block's server CPU is read from /proc, of the
+ * process that served it, before and after it. The rounds make three runs, and the targets are
+ * checked on the median of the three (each run's CPU ratio is the median of its rounds' paired
+ * ratios).
  */
 import { cpus, loadavg } from "node:os";
-import { BENCH_FLOOR_PATH } from "../../lib/bench-floor";
 import type { BackendAuth } from "../../lib/upstream/types";
+import { FLOOR_PATH } from "./floor-app/forward";
+import type { FloorServer } from "./floor-server";
 import { processCpuNs } from "./server-cpu";
 import { API, directInit, requestBody } from "./sign-in";
 import { median } from "./stats";
@@ -50,27 +53,25 @@ interface FloorComparison extends FloorRun {
 
 export async function compareWithFloor(
   app: { url: string; pid(): number | undefined },
+  floorApp: FloorServer,
   mockUrl: string,
   cookie: string,
   direct: BackendAuth,
 ): Promise<FloorComparison> {
-  const pid = app.pid();
-  if (!pid) throw new Error("no app pid");
+  const appPid = app.pid();
+  const floorPid = floorApp.pid();
+  if (!appPid || !floorPid) throw new Error("no server pid");
+  const pids = { proxy: appPid, floor: floorPid };
   const text = "Say hello to the benchmark.";
-  // The floor gets the request a browser would send it: the same session cookie (a browser sends it
-  // to every path of the origin, and Next parses it for any route), plus the mock's token, which the
-  // proxy would have added. It forwards only the token.
+  // The floor gets the request a browser would send the product's origin: the same session cookie
+  // (a browser sends it to every path, and Next parses it for any route), plus the mock's token,
+  // which the proxy would have added. It forwards only the token.
   const floorInit = directInit(mockUrl, direct, text);
   floorInit.headers = { ...(floorInit.headers as Record<string, string>), cookie };
   const paths: Record<"proxy" | "floor", () => Promise<StreamTiming>> = {
     proxy: () => timeStream(`${app.url}${API}/responses`, { method: "POST", headers: { cookie }, body: JSON.stringify(requestBody(text)) }),
-    floor: () => timeStream(`${app.url}${BENCH_FLOOR_PATH}`, floorInit),
+    floor: () => timeStream(`${floorApp.url}${FLOOR_PATH}`, floorInit),
   };
-  const probe = await fetch(`${app.url}${BENCH_FLOOR_PATH}`, { method: "POST" });
-  await probe.body?.cancel();
-  if (probe.status === 404) {
-    throw new Error(`${BENCH_FLOOR_PATH} answered 404: the build predates the floor route (rebuild) or LWC_BENCH_FLOOR is not 1`);
-  }
 
   for (let i = 0; i < WARM_UP; i += 1) {
     await paths.proxy();
@@ -83,9 +84,9 @@ export async function compareWithFloor(
     const ttfb = { proxy: [] as number[], floor: [] as number[] };
     for (let round = 0; round < ROUNDS; round += 1) {
       for (const name of round % 2 === 0 ? (["proxy", "floor"] as const) : (["floor", "proxy"] as const)) {
-        const before = processCpuNs(pid);
+        const before = processCpuNs(pids[name]);
         for (let i = 0; i < BLOCK; i += 1) ttfb[name].push((await paths[name]()).ttfbMs);
-        cpu[name].push((processCpuNs(pid) - before) / 1e6 / BLOCK);
+        cpu[name].push((processCpuNs(pids[name]) - before) / 1e6 / BLOCK);
       }
     }
     // Paired by round, so a slow stretch of the machine cancels out.

@@ -10,6 +10,7 @@ import { benchAppServer } from "./app-server";
 import { ensureProductionBuild } from "./build";
 import { startCountingProxy } from "./counting-proxy";
 import { compareWithFloor, floorRows, loadNote } from "./floor-comparison";
+import { startFloorServer } from "./floor-server";
 import { mockControl, startMockProcess } from "./mock-process";
 import { treeRssBytes } from "./process-memory";
 import { realtimeSignalingMedians } from "./realtime-timing";
@@ -33,7 +34,6 @@ async function main(): Promise<void> {
       LWC_SECRET: SECRET,
       LWC_RATE_LIMIT_PER_MINUTE: "1000000",
       LWC_REALTIME_RATE_LIMIT_PER_MINUTE: "1000000",
-      LWC_BENCH_FLOOR: "1",
     };
     const app = await startNextServer(env);
     cleanups.push(() => app.stop());
@@ -94,10 +94,13 @@ async function main(): Promise<void> {
     console.log(`\nProxy benchmark (${RUNS} runs each, medians; next start + mock provider on loopback)\n`);
     console.log(formatTable(rows));
 
+    const floorApp = await startFloorServer(`${mock.url}/backend-api/codex`);
+    cleanups.push(() => floorApp.stop());
     const loadBefore = loadNote();
-    const floor = await compareWithFloor(app, mock.url, cookie, direct);
+    const floor = await compareWithFloor(app, floorApp, mock.url, cookie, direct);
+    await floorApp.stop();
     console.log(
-      `\nThe proxy against the framework's floor, a bare forwarding route in the same build (${distDir}; ` +
+      `\nThe proxy against the framework's floor, a bare forwarding route in the benchmark-only app scripts/bench/floor-app (${distDir}; ` +
         `3 runs of ${floor.rounds} rounds of ${floor.block} replies each, taking turns; ${loadBefore} before, ${loadNote()} after)\n`,
     );
     console.log(formatTable(floorRows(floor)));

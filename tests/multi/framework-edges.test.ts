@@ -49,7 +49,7 @@ describe("framework edges", () => {
 });
 
 describe("routes of the build", () => {
-  it("answers 404 on the bench's floor route when the server started without LWC_BENCH_FLOOR, and forwards nothing", async () => {
+  it("has no benchmark route: the floor's path (scripts/bench/floor-app) is a 404 in the product, and forwards nothing", async () => {
     const forwarded = () => mock.requests({ path: "/backend-api/codex/responses" }).length;
     const before = forwarded();
     for (const method of ["POST", "GET"]) {

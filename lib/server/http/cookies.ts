@@ -77,7 +77,7 @@ function isSecureCookie(request: Request, cookie: ResolvedCookieOptions): boolea
 }
 
 /**
- * The cookie's name for this request: `<name>` (the contract's `lwc_session`), or, with the
+ * The cookie's name for this request: `<name>` (the contract's `lwc_session`, docs/api.md), or, with the
  * `hostPrefix` opt-in, `__Host-<name>` whenever the cookie is Secure, so a sibling subdomain or a
  * plain-HTTP page cannot set or shadow it.
  */

@@ -9,7 +9,7 @@ export type OriginVerdict =
   | { kind: "rejected"; origin: string };
 
 /**
- * The contract's CSRF rule: no Origin passes; the same origin or one in allowedOrigins passes;
+ * The contract's CSRF rule (docs/api.md): no Origin passes; the same origin or one in allowedOrigins passes;
  * anything else (including the literal "null" of sandboxed frames and file: pages) is rejected.
  */
 export function checkOrigin(request: Request, allowedOrigins: ReadonlySet<string>): OriginVerdict {

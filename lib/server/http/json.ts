@@ -11,7 +11,7 @@ export function jsonResponse(body: unknown, init: { status?: number; headers?: H
   return new Response(JSON.stringify(body), { status: init.status ?? 200, headers });
 }
 
-/** The plain-text replies of the contract (unknown path 404, wrong method 405). */
+/** The plain-text replies of the contract, docs/api.md (unknown path 404, wrong method 405). */
 export function textResponse(text: string, status: number, headers?: HeadersInit): Response {
   const merged = new Headers(headers);
   merged.set("content-type", "text/plain; charset=utf-8");

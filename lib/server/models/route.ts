@@ -20,7 +20,7 @@ function modelsError(error: ApiErrorCode, message: string | undefined, upstreamS
 
 /**
  * GET /models: the account's listed model slugs it can use (only those on `allowedModels` when that
- * is set), plus `modelDetails` (an extension beside the contract's field): name, reasoning efforts,
+ * is set), plus `modelDetails` (an extension beside the contract's field, docs/api.md): name, reasoning efforts,
  * service tiers and input modalities per listed model, and `unavailable` for one gated above the
  * client version this server sends. Served from the per-account cache (one upstream call per
  * account and cache period), under a per-session limit of its own (as many as /responses allows).

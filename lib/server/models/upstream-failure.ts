@@ -66,7 +66,7 @@ function refusalMessage(refusal: ModelRefusal): string {
 
 /**
  * A failed upstream /responses reply (non-2xx; a 3xx redirect is never followed): one log line
- * (fixed prefix, status, code, type and body snippet) and the contract's `{error:
+ * (fixed prefix, status, code, type and body snippet) and the contract's (docs/api.md) `{error:
  * "responses_request_failed", status, detail}` with the upstream status (502 for a redirect). The
  * backend's refusal of the model itself becomes `client_version_outdated` or `model_not_supported`
  * (400, with `model` and `message`). `inputs` are the request's own texts, replaced by `[input]`.

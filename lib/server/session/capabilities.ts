@@ -38,7 +38,7 @@ export function capabilitiesOf(record: AuthenticatedRecord): Readonly<SessionCap
   return CAPABILITIES[signInKindOf(record)];
 }
 
-/** Why a route refuses a feature; only a SIWC session lacks any, hence the contract's code. */
+/** Why a route refuses a feature; only a SIWC session lacks any, hence the contract's code (docs/api.md). */
 const NOT_AVAILABLE = {
   voice: "Voice is not available when you sign in with ChatGPT: plan usage covers text replies only.",
   agentVoice: "Agent voice is not available when you sign in with ChatGPT: plan usage covers text replies only.",

@@ -14,8 +14,8 @@ import type { MovedRecord, PendingRecord } from "./record";
  * only a pending login whose nonce it sends; anything else reads as no session, and its POST /login
  * starts a fresh login under a new session id.
  *
- * A client that does not send the header (curl, a CLI, another team's frontend) gets the contract
- * as written: its login carries no nonce and the cookie alone reuses, shows and completes it.
+ * A client that does not send the header (curl, a CLI, another team's frontend) gets the HTTP API
+ * as docs/api.md writes it: its login carries no nonce and the cookie alone reuses, shows and completes it.
  */
 export const LOGIN_NONCE_HEADER = "x-lwc-login-nonce";
 

@@ -18,7 +18,7 @@ const deviceSchema = z.object({
   /**
    * Present when the client that started this login opted in to the login nonce (our page does):
    * the secret its tab keeps (x-lwc-login-nonce), and only a request carrying it sees the code or
-   * advances the login. Absent for a login started with the cookie alone (the contract's way): then
+   * advances the login. Absent for a login started with the cookie alone (the contract's way, docs/api.md): then
    * only a request that has not opted in sees it.
    */
   nonce: z.string().optional(),

@@ -10,8 +10,8 @@ let warnedAboutEphemeralSecret = false;
 
 /**
  * Checks the configured secrets (first = current). None configured: one random secret for this
- * process, with a single warning per process, so sessions do not survive a restart (the contract's
- * behaviour without LWC_SECRET). A too-short secret is a startup error that names its position only.
+ * process, with a single warning per process, so sessions do not survive a restart (the behaviour
+ * the contract, docs/api.md, gives without LWC_SECRET). A too-short secret is a startup error that names its position only.
  */
 export function resolveSecrets(secrets: readonly string[] | undefined, logger: Logger): string[] {
   const given = (secrets ?? []).map((secret) => secret.trim()).filter((secret) => secret !== "");

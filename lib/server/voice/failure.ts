@@ -53,7 +53,7 @@ export function describeRealtimeFailure(status: number, bodyText: string, inputs
   return (words ? `${text} The provider said: ${words}` : text).slice(0, MAX_REALTIME_DETAIL_CHARS);
 }
 
-/** The contract's `{error: "realtime_request_failed", status, detail}`, with one log line. */
+/** The contract's (docs/api.md) `{error: "realtime_request_failed", status, detail}`, with one log line. */
 function realtimeFailure(logger: Logger, transport: string, status: number, detail: string, logReason: string): Response {
   logger.error(`${LOG_PREFIX} upstream /realtime failed: transport=${transport} status=${status} ${logReason}`);
   return errorResponse("realtime_request_failed", { status, detail: detail.slice(0, MAX_REALTIME_DETAIL_CHARS) }, { status });
