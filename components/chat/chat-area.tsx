@@ -1,7 +1,7 @@
 "use client";
 
 import { composerPlaceholder } from "@/lib/client/chat-chrome";
-import type { ChatUIMessage } from "@/lib/client/chat-turns";
+import { failureAfterSignIn, type ChatUIMessage } from "@/lib/client/chat-turns";
 import type { ConversationInbox } from "@/lib/client/conversation-inbox";
 import type { ConversationPersistence } from "@/lib/client/conversation-saver";
 import type { SiwcSessionInfo } from "@/lib/client/session-state";
@@ -54,6 +54,8 @@ export function ChatArea({ conversation, calls, persistence, inbox, siwc, webSea
     persistence,
     inbox,
     onLatestFailureChange: calls.onLatestFailure,
+    onTurnSignedOut: calls.onTurnSignedOut,
+    failureShown: calls.sessionLostHere ? (failure) => failure : failureAfterSignIn,
     onNewChatWith,
     onSignInAgain,
   };

@@ -132,6 +132,7 @@ export function ConversationView({ conversation, controls, notices }: Conversati
             canCall={Boolean(callSettings)}
             editingId={editingId}
             answerCallFailure={turns.answerCallFailure}
+            failureShown={setup.failureShown}
             actions={actions}
           />
         </div>

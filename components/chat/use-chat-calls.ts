@@ -35,6 +35,9 @@ export function useChatCalls({ siwc, webSearchAvailable, onSessionLost }: ChatCa
   const [imageMode, setImageMode] = useState(false);
   // Off by default; while on, every message may search the web.
   const [webSearch, setWebSearch] = useState(false);
+  // This screen saw the session end: its "Signed out" turns are current. One it shows from before
+  // (the screen comes back after signing in again) can be sent now.
+  const [sessionLostHere, setSessionLostHere] = useState(false);
   const chatOff = siwc !== null && !siwc.planUsage;
   const current = settings.current;
   const searchOn = webSearchAvailable && webSearch;
@@ -42,13 +45,10 @@ export function useChatCalls({ siwc, webSearchAvailable, onSessionLost }: ChatCa
 
   // A turn refused as signed out means the login is gone: re-read the session, which brings up the
   // sign-in screen with the reason (the conversation stays in this browser).
-  const onLatestFailure = useCallback(
-    (failure: ChatErrorInfo | undefined) => {
-      setLatestFailure(failure);
-      if (failure?.code === "not_authenticated") onSessionLost();
-    },
-    [onSessionLost],
-  );
+  const onTurnSignedOut = useCallback(() => {
+    setSessionLostHere(true);
+    onSessionLost();
+  }, [onSessionLost]);
   /** A new chat starts without the last one's failure and Fast notice. */
   const forgetLatest = useCallback(() => {
     setLatestFailure(undefined);
@@ -67,8 +67,10 @@ export function useChatCalls({ siwc, webSearchAvailable, onSessionLost }: ChatCa
     setImageMode,
     webSearch,
     setWebSearch,
-    onLatestFailure,
+    onLatestFailure: setLatestFailure,
+    onTurnSignedOut,
     forgetLatest,
+    sessionLostHere,
     /** What the header's meter shows (full until the reset after a usage limit). */
     usage: usageShown(metadata.usage, latestFailure),
     showFallback: Boolean(metadata.serviceTierFallback) && metadata.replyCount !== dismissedFallbackReply,
