@@ -68,8 +68,8 @@ export function ChatWorkspace({
   onEnablePlanUsage = () => {},
   redirecting = false,
 }: ChatWorkspaceProps) {
-  const calls = useChatCalls({ siwc, webSearchAvailable, onSessionLost });
   const conversations = useConversations(user.accountId);
+  const calls = useChatCalls({ siwc, webSearchAvailable, onSessionLost, conversationId: conversations.active?.id });
   const files = useConversationFiles(conversations);
   const panel = useConversationPanel();
   const [shortcutsOpen, setShortcutsOpen] = useState(false);

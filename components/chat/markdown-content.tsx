@@ -6,7 +6,7 @@ import { defaultComponents, Streamdown, type Components, type ExtraProps } from 
 import "katex/dist/katex.min.css";
 import { codeHighlighter } from "@/lib/client/code-highlighter";
 import { normalizeMathDelimiters } from "@/lib/client/inline-math";
-import { imageAsLink } from "@/lib/client/markdown-policy";
+import { CITATION_LINK_REL, imageAsLink, isCitedLink } from "@/lib/client/markdown-policy";
 
 // Maths: `$$…$$` (inline or as a block) renders with KaTeX; a single `$` stays text, so prices survive.
 // `$x$`, `\(x\)` and `\[x\]` are rewritten to `$$` first where they read as maths (lib/client/inline-math).
@@ -14,11 +14,20 @@ const PLUGINS = { code: codeHighlighter, math };
 const StreamdownLink = defaultComponents.a;
 /** True inside a link of the answer, where an image must not become a second, nested link. */
 const InsideLink = createContext(false);
+/** The pages the answer cites: their links open without the link-safety prompt. */
+const CitedUrls = createContext<readonly string[]>([]);
 
 function LinkWithContext(props: ComponentProps<"a"> & ExtraProps) {
+  const cited = isCitedLink(props.href, useContext(CitedUrls));
   return (
     <InsideLink.Provider value={true}>
-      <StreamdownLink {...props} />
+      {cited ? (
+        <a href={props.href} target="_blank" rel={CITATION_LINK_REL} data-streamdown="link" className="wrap-anywhere font-medium text-primary underline">
+          {props.children}
+        </a>
+      ) : (
+        <StreamdownLink {...props} />
+      )}
     </InsideLink.Provider>
   );
 }
@@ -47,23 +56,35 @@ function NoSource() {
 }
 
 const COMPONENTS: Components = { a: LinkWithContext, img: ImageAsLink, source: NoSource };
+const NO_CITATIONS: readonly string[] = [];
+
+interface MarkdownContentProps {
+  text: string;
+  streaming: boolean;
+  className?: string;
+  /** The pages the answer cites (its source-url parts): links to them open at once. */
+  citedUrls?: readonly string[];
+}
 
 /**
  * Model output as Markdown, rendered incrementally while it streams (unfinished blocks render cleanly).
- * Link safety stays on (Streamdown's default): a link opens only after a prompt that shows its URL.
+ * Link safety stays on (Streamdown's default): a link opens only after a prompt that shows its URL,
+ * except a citation of the answer's web search (`citedUrls`), a plain link to a new tab.
  */
-export function MarkdownContent({ text, streaming, className = "" }: { text: string; streaming: boolean; className?: string }) {
+export function MarkdownContent({ text, streaming, className = "", citedUrls = NO_CITATIONS }: MarkdownContentProps) {
   return (
-    <Streamdown
-      className={`lwc-markdown ${className}`}
-      mode={streaming ? "streaming" : "static"}
-      isAnimating={streaming}
-      caret={streaming ? "block" : undefined}
-      plugins={PLUGINS}
-      components={COMPONENTS}
-      controls={{ code: true, table: true, mermaid: false }}
-    >
-      {normalizeMathDelimiters(text)}
-    </Streamdown>
+    <CitedUrls.Provider value={citedUrls}>
+      <Streamdown
+        className={`lwc-markdown ${className}`}
+        mode={streaming ? "streaming" : "static"}
+        isAnimating={streaming}
+        caret={streaming ? "block" : undefined}
+        plugins={PLUGINS}
+        components={COMPONENTS}
+        controls={{ code: true, table: true, mermaid: false }}
+      >
+        {normalizeMathDelimiters(text)}
+      </Streamdown>
+    </CitedUrls.Provider>
   );
 }
