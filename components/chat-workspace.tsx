@@ -15,6 +15,7 @@ import { UndoToasts } from "./conversations/undo-toasts";
 import { useConversationFiles } from "./conversations/use-conversation-files";
 import { useConversationPanel } from "./conversations/use-conversation-panel";
 import { useConversations } from "./conversations/use-conversations";
+import { useGeneratedTitles } from "./conversations/use-generated-titles";
 import { useDocumentTitle } from "./conversations/use-document-title";
 import { useSearchShortcut } from "./conversations/use-search-shortcut";
 import { KeyboardShortcutsDialog } from "./keyboard-shortcuts-dialog";
@@ -70,6 +71,7 @@ export function ChatWorkspace({
 }: ChatWorkspaceProps) {
   const conversations = useConversations(user.accountId);
   const calls = useChatCalls({ siwc, webSearchAvailable, onSessionLost, conversationId: conversations.active?.id });
+  const titles = useGeneratedTitles({ models: calls.modelList.models, chatOff: calls.chatOff, conversations });
   const files = useConversationFiles(conversations);
   const panel = useConversationPanel();
   const [shortcutsOpen, setShortcutsOpen] = useState(false);
@@ -125,6 +127,7 @@ export function ChatWorkspace({
     <ConversationPanel
       conversations={conversations}
       files={files}
+      titles={titles}
       onOpen={(id) => openConversation(id)}
       onNew={() => newChat()}
       onSearch={openSearch}
@@ -179,6 +182,7 @@ export function ChatWorkspace({
             onNewChatWith={newChat}
             onSignInAgain={onSignInAgain}
             onVoice={() => setVoiceOpen(true)}
+            onFirstAnswer={titles.afterFirstAnswer}
           />
         </main>
       </div>

@@ -30,10 +30,26 @@ interface ChatAreaProps {
   onNewChatWith: (messages: ChatUIMessage[], draft: string) => void;
   onSignInAgain: () => void;
   onVoice: () => void;
+  /** A conversation's first answer arrived (a title may be generated for it). */
+  onFirstAnswer: (conversationId: string, messages: ChatUIMessage[]) => void;
 }
 
 /** The open conversation, with the chat's controls and notices around its message box. */
-export function ChatArea({ conversation, calls, persistence, inbox, siwc, webSearchAvailable, sessionError, onEnablePlanUsage, redirecting, onNewChatWith, onSignInAgain, onVoice }: ChatAreaProps) {
+export function ChatArea({
+  conversation,
+  calls,
+  persistence,
+  inbox,
+  siwc,
+  webSearchAvailable,
+  sessionError,
+  onEnablePlanUsage,
+  redirecting,
+  onNewChatWith,
+  onSignInAgain,
+  onVoice,
+  onFirstAnswer,
+}: ChatAreaProps) {
   if (!conversation) {
     return (
       <div role="status" className="flex flex-1 items-center justify-center text-sm text-muted-foreground">
@@ -58,6 +74,7 @@ export function ChatArea({ conversation, calls, persistence, inbox, siwc, webSea
     failureShown: calls.sessionLostHere ? (failure) => failure : failureAfterSignIn,
     onNewChatWith,
     onSignInAgain,
+    onFirstAnswer,
   };
   return (
     <ChatSetupProvider value={setup}>

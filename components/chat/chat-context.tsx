@@ -35,6 +35,8 @@ export interface ChatSetup {
   onTurnSignedOut: () => void;
   /** A failure as it reads now: a "Signed out" turn from before signing in again can be sent (failureAfterSignIn). */
   failureShown: (failure: ChatErrorInfo) => ChatErrorInfo;
+  /** The conversation has its first answer (the moment a title is generated). */
+  onFirstAnswer: (conversationId: string, messages: ChatUIMessage[]) => void;
   /** Start a fresh conversation holding these messages and this draft (after a 413). */
   onNewChatWith: (messages: ChatUIMessage[], draft: string) => void;
   onSignInAgain: () => void;

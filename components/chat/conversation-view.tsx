@@ -14,6 +14,7 @@ import { useAttachments } from "./use-attachments";
 import { useConversationCommands } from "./use-conversation-commands";
 import { useConversationSaver } from "./use-conversation-saver";
 import { useConversationTurns } from "./use-conversation-turns";
+import { useFirstAnswer } from "./use-first-answer";
 import { useMessageHighlight, type MessageHighlight } from "./use-message-highlight";
 import { useStickToBottom } from "./use-stick-to-bottom";
 
@@ -48,6 +49,12 @@ export function ConversationView({ conversation, controls, notices }: Conversati
   const [highlight, setHighlight] = useState<MessageHighlight | undefined>(undefined);
   useMessageHighlight(scrollRef, contentRef, highlight, stopFollowing);
   useConversationSaver(setup.persistence, conversation.id, { messages, status, draft });
+  const { onFirstAnswer } = setup;
+  useFirstAnswer(
+    messages,
+    status,
+    useCallback((answered: ChatUIMessage[]) => onFirstAnswer(conversation.id, answered), [onFirstAnswer, conversation.id]),
+  );
   useConversationCommands(
     conversation.id,
     useCallback(

@@ -38,7 +38,7 @@ function Marked({ segments }: { segments: TextSegment[] }) {
 /**
  * Search over the titles and messages of the conversations this browser keeps (loaded only when
  * first opened: MiniSearch stays out of the chat's first download). Before anything is typed it
- * lists the most recent conversations. A combobox: type,
+ * lists the most recent conversations (archived ones are found by searching). A combobox: type,
  * move with the arrow keys, Enter or a click opens the result; Escape closes.
  */
 export default function ConversationSearchDialog({ accountId, loadConversations, onOpen, onClose }: ConversationSearchDialogProps) {
@@ -76,7 +76,7 @@ export default function ConversationSearchDialog({ accountId, loadConversations,
   }, [accountId, loadConversations]);
 
   const trimmed = query.trim();
-  const recent = useMemo(() => recentHits(loaded), [loaded]);
+  const recent = useMemo(() => recentHits(loaded.filter((conversation) => !conversation.archived)), [loaded]);
   const searched = useMemo(() => (index && trimmed ? index.search(query) : []), [index, query, trimmed]);
   const hits = trimmed ? searched : recent;
 

@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import type { Conversations } from "./use-conversations";
-import type { ExportKind } from "./conversation-list";
+import type { ExportKind } from "./conversation-row";
 
 /** What the last import said: how it went, or why nothing was imported. */
 export interface FileNotice {

@@ -5,7 +5,7 @@ import type { ChatUIMessage } from "@/lib/client/chat-turns";
 import { messagesAfterReload } from "@/lib/client/interrupted-answers";
 import type { ExportedConversation } from "@/lib/client/conversation-export";
 import type { ConversationPersistence } from "@/lib/client/conversation-saver";
-import { NEW_CHAT_DRAFT, type Conversation, type ConversationSummary } from "@/lib/client/conversation-store";
+import { applyConversationChange, NEW_CHAT_DRAFT, type Conversation, type ConversationChange, type ConversationSummary } from "@/lib/client/conversation-store";
 import { clearAppStorage, readStored, removeStored, writeStored } from "@/lib/client/local-preferences";
 import { addressShowing, conversationIdIn, metaForSave, openPointerKey, type ConversationMeta } from "@/lib/client/open-conversation";
 import { useConversationList } from "./use-conversation-list";
@@ -32,6 +32,8 @@ export interface Conversations {
   /** Keeps the open conversation's messages and draft (ConversationView saves through it). */
   persistence: ConversationPersistence;
   rename(id: string, title: string): void;
+  /** Pins, archives or gives a generated title (organising: see ConversationChange). */
+  organise(id: string, change: ConversationChange): void;
   /** Takes the conversation off the list and deletes it when the Undo window has passed. */
   remove(id: string): void;
   undoRemove(id: string): void;
@@ -77,7 +79,7 @@ export function useConversations(accountId: string): Conversations {
       if (found) {
         show(
           { id: found.id, messages: messagesAfterReload(found.messages), draft: await current.getDraft(accountId, found.id), saved: true },
-          { createdAt: found.createdAt, title: found.title, titleEdited: found.titleEdited },
+          { createdAt: found.createdAt, title: found.title, titleEdited: found.titleEdited, pinned: found.pinned, archived: found.archived },
         );
         writeStored(openPointerKey(accountId), found.id);
         showInUrl(found.id, "replace");
@@ -169,6 +171,15 @@ export function useConversations(accountId: string): Conversations {
     [accountId, refreshList, storeRef],
   );
 
+  // Organising changes the store and, for the open conversation, what its next save keeps.
+  const organise = useCallback(
+    (id: string, change: ConversationChange) => {
+      if (activeRef.current?.id === id && metaRef.current) metaRef.current = applyConversationChange(metaRef.current, change);
+      void storeRef.current?.update(accountId, id, change).then(refreshList);
+    },
+    [accountId, refreshList, storeRef],
+  );
+
   const listRef = useRef(list);
   useEffect(() => {
     listRef.current = list;
@@ -225,6 +236,7 @@ export function useConversations(accountId: string): Conversations {
     startNew,
     persistence,
     rename,
+    organise,
     remove,
     undoRemove,
     readAll,

@@ -3,20 +3,44 @@ import type { ChatUIMessage } from "./chat-turns";
 
 /**
  * Conversations live in this browser only (IndexedDB), one set per signed-in account: the server
- * never sees them except as the request of the moment. Drafts are kept the same way.
+ * never sees them except as the request of the moment. Drafts are kept the same way. The fields
+ * beside `messages` have the names of the server's chat history (docs/api.md#chat-history).
  */
 export interface Conversation {
   id: string;
   accountId: string;
   title: string;
-  /** True once the person renamed it; the title then no longer follows the first message. */
+  /** True once the person renamed it; the title then no longer follows the first message nor takes a generated one. */
   titleEdited: boolean;
+  /** Shown under Pinned, at the top of the list. */
+  pinned: boolean;
+  /** Out of the list, in its own Archived section; still searchable. */
+  archived: boolean;
   createdAt: number;
   updatedAt: number;
   messages: ChatUIMessage[];
 }
 
-export type ConversationSummary = Pick<Conversation, "id" | "title" | "updatedAt">;
+export type ConversationSummary = Pick<Conversation, "id" | "title" | "updatedAt" | "pinned" | "archived">;
+
+/** What organising changes on a conversation; none of it moves the conversation in time (`updatedAt`). */
+export interface ConversationChange {
+  pinned?: boolean;
+  archived?: boolean;
+  /** A title made for the conversation (after its first answer): taken only while the person has not named it. */
+  generatedTitle?: string;
+}
+
+type OrganisedFields = Pick<Conversation, "title" | "titleEdited" | "pinned" | "archived">;
+
+/** `change` applied to a conversation (or to what the open one keeps besides its messages). */
+export function applyConversationChange<T extends OrganisedFields>(target: T, change: ConversationChange): T {
+  const next = { ...target };
+  if (change.pinned !== undefined) next.pinned = change.pinned;
+  if (change.archived !== undefined) next.archived = change.archived;
+  if (change.generatedTitle !== undefined && !target.titleEdited) next.title = change.generatedTitle;
+  return next;
+}
 
 export interface ConversationStore {
   /** False when the browser's storage is unavailable and conversations last only as long as this tab. */
@@ -33,6 +57,8 @@ export interface ConversationStore {
   addMissing(accountId: string, conversations: Conversation[]): Promise<string[]>;
   save(conversation: Conversation): Promise<void>;
   rename(accountId: string, id: string, title: string): Promise<void>;
+  /** Pins, archives or titles a conversation the account has (see ConversationChange); nothing for an unknown id. */
+  update(accountId: string, id: string, change: ConversationChange): Promise<void>;
   remove(accountId: string, id: string): Promise<void>;
   /** The unsent text of a conversation ("" when none); `draftKey` is a conversation id or NEW_CHAT_DRAFT. */
   getDraft(accountId: string, draftKey: string): Promise<string>;
@@ -57,7 +83,8 @@ export function titleFromText(text: string): string {
 }
 
 const DB_NAME = "lwc-chat";
-const DB_VERSION = 1;
+/** 1: conversations and drafts. 2: every conversation has `pinned` and `archived`. */
+const DB_VERSION = 2;
 
 interface ChatDb extends DBSchema {
   conversations: { key: [string, string]; value: Conversation; indexes: { byAccount: string } };
@@ -68,8 +95,14 @@ function byNewest(a: ConversationSummary, b: ConversationSummary): number {
   return b.updatedAt - a.updatedAt;
 }
 
-function summary({ id, title, updatedAt }: Conversation): ConversationSummary {
-  return { id, title, updatedAt };
+function summary({ id, title, updatedAt, pinned, archived }: Conversation): ConversationSummary {
+  // A record an older version of the app (or a test) wrote without the flags is neither.
+  return { id, title, updatedAt, pinned: pinned === true, archived: archived === true };
+}
+
+/** A record as this version keeps it: the flags an older version did not write, false. */
+function withFlags(conversation: Conversation): Conversation {
+  return { ...conversation, pinned: conversation.pinned === true, archived: conversation.archived === true };
 }
 
 /** Keys are scoped by account, so one account's id can never reach another account's record. */
@@ -80,11 +113,19 @@ function recordKey(accountId: string, id: string): string {
 export async function openIndexedDbConversationStore(): Promise<ConversationStore> {
   if (typeof globalThis.indexedDB === "undefined") throw new Error("IndexedDB is not available");
   const db: IDBPDatabase<ChatDb> = await openDB<ChatDb>(DB_NAME, DB_VERSION, {
-    upgrade(database) {
-      // Keyed by [accountId, id]: one account's id can never reach another account's record.
-      const conversations = database.createObjectStore("conversations", { keyPath: ["accountId", "id"] });
-      conversations.createIndex("byAccount", "accountId");
-      database.createObjectStore("drafts", { keyPath: ["accountId", "key"] });
+    async upgrade(database, oldVersion, _newVersion, transaction) {
+      if (oldVersion < 1) {
+        // Keyed by [accountId, id]: one account's id can never reach another account's record.
+        const conversations = database.createObjectStore("conversations", { keyPath: ["accountId", "id"] });
+        conversations.createIndex("byAccount", "accountId");
+        database.createObjectStore("drafts", { keyPath: ["accountId", "key"] });
+        return;
+      }
+      if (oldVersion < 2) {
+        for (let cursor = await transaction.objectStore("conversations").openCursor(); cursor; cursor = await cursor.continue()) {
+          await cursor.update(withFlags(cursor.value));
+        }
+      }
     },
   });
 
@@ -95,10 +136,11 @@ export async function openIndexedDbConversationStore(): Promise<ConversationStor
       return all.map(summary).sort(byNewest);
     },
     async get(accountId, id) {
-      return db.get("conversations", [accountId, id]);
+      const found = await db.get("conversations", [accountId, id]);
+      return found && withFlags(found);
     },
     async all(accountId) {
-      return (await db.getAllFromIndex("conversations", "byAccount", accountId)).sort(byNewest);
+      return (await db.getAllFromIndex("conversations", "byAccount", accountId)).map(withFlags).sort(byNewest);
     },
     async addMissing(accountId, incoming) {
       const tx = db.transaction("conversations", "readwrite");
@@ -118,6 +160,12 @@ export async function openIndexedDbConversationStore(): Promise<ConversationStor
       const tx = db.transaction("conversations", "readwrite");
       const found = await tx.store.get([accountId, id]);
       if (found) await tx.store.put({ ...found, title, titleEdited: true });
+      await tx.done;
+    },
+    async update(accountId, id, change) {
+      const tx = db.transaction("conversations", "readwrite");
+      const found = await tx.store.get([accountId, id]);
+      if (found) await tx.store.put(applyConversationChange(withFlags(found), change));
       await tx.done;
     },
     async remove(accountId, id) {
@@ -155,10 +203,10 @@ export function createMemoryConversationStore(): ConversationStore {
     },
     async get(accountId, id) {
       const found = conversations.get(recordKey(accountId, id));
-      return found ? structuredClone(found) : undefined;
+      return found ? withFlags(structuredClone(found)) : undefined;
     },
     async all(accountId) {
-      return structuredClone([...conversations.values()].filter((c) => c.accountId === accountId).sort(byNewest));
+      return structuredClone([...conversations.values()].filter((c) => c.accountId === accountId).map(withFlags).sort(byNewest));
     },
     async addMissing(accountId, incoming) {
       const added: string[] = [];
@@ -176,6 +224,10 @@ export function createMemoryConversationStore(): ConversationStore {
     async rename(accountId, id, title) {
       const found = conversations.get(recordKey(accountId, id));
       if (found) conversations.set(recordKey(accountId, id), { ...found, title, titleEdited: true });
+    },
+    async update(accountId, id, change) {
+      const found = conversations.get(recordKey(accountId, id));
+      if (found) conversations.set(recordKey(accountId, id), applyConversationChange(withFlags(found), change));
     },
     async remove(accountId, id) {
       conversations.delete(recordKey(accountId, id));
@@ -231,6 +283,7 @@ export async function openConversationStore(onFallback?: () => void): Promise<Co
     addMissing: guarded((store) => store.addMissing),
     save: guarded((store) => store.save),
     rename: guarded((store) => store.rename),
+    update: guarded((store) => store.update),
     remove: guarded((store) => store.remove),
     getDraft: guarded((store) => store.getDraft),
     setDraft: guarded((store) => store.setDraft),
