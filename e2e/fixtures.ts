@@ -5,6 +5,18 @@ import { uniqueAccount } from "./support/accounts";
 import { MockControl, type MockAccount } from "./support/mock-control";
 import { signInThroughControlApi } from "./support/sign-in";
 
+/** The browser's preference that turns generated titles off (lib/client/local-preferences.ts). */
+const TITLES_OFF_KEY = "lwc:generate-titles";
+
+interface E2EOptions {
+  /**
+   * Generated titles on (the app's default). Off unless a test asks: the title is one more model
+   * call after a conversation's first answer, which would count against the suite's small rate
+   * limit, take an armed fault and change the titles and the request lists other tests read.
+   */
+  generatedTitles: boolean;
+}
+
 interface E2EFixtures {
   /** The mock upstream's control API. */
   mock: MockControl;
@@ -17,7 +29,20 @@ interface E2EFixtures {
 }
 
 // The second fixture argument is called `provide`, not `use`, so React's hook lint rules leave it alone.
-export const test = base.extend<E2EFixtures>({
+export const test = base.extend<E2EFixtures & E2EOptions>({
+  generatedTitles: [false, { option: true }],
+  context: async ({ context, generatedTitles }, provide) => {
+    if (!generatedTitles) {
+      await context.addInitScript((key) => {
+        try {
+          window.localStorage.setItem(key, "off");
+        } catch {
+          // A page without storage (opaque origin) has no preference to set.
+        }
+      }, TITLES_OFF_KEY);
+    }
+    await provide(context);
+  },
   mock: async ({}, provide) => {
     await provide(new MockControl());
   },
