@@ -3,17 +3,11 @@ import { ChatPage } from "./pages/chat-page";
 import { SignInPage } from "./pages/sign-in-page";
 import { uniqueAccount } from "./support/accounts";
 import { MockControl, type MockAccount } from "./support/mock-control";
+import { turnGeneratedTitlesOff } from "./support/generated-titles";
 import { signInThroughControlApi } from "./support/sign-in";
 
-/** The browser's preference that turns generated titles off (lib/client/local-preferences.ts). */
-const TITLES_OFF_KEY = "lwc:generate-titles";
-
 interface E2EOptions {
-  /**
-   * Generated titles on (the app's default). Off unless a test asks: the title is one more model
-   * call after a conversation's first answer, which would count against the suite's small rate
-   * limit, take an armed fault and change the titles and the request lists other tests read.
-   */
+  /** Generated titles on (the app's default). Off unless a test asks (support/generated-titles.ts says why). */
   generatedTitles: boolean;
 }
 
@@ -32,15 +26,7 @@ interface E2EFixtures {
 export const test = base.extend<E2EFixtures & E2EOptions>({
   generatedTitles: [false, { option: true }],
   context: async ({ context, generatedTitles }, provide) => {
-    if (!generatedTitles) {
-      await context.addInitScript((key) => {
-        try {
-          window.localStorage.setItem(key, "off");
-        } catch {
-          // A page without storage (opaque origin) has no preference to set.
-        }
-      }, TITLES_OFF_KEY);
-    }
+    if (!generatedTitles) await turnGeneratedTitlesOff(context);
     await provide(context);
   },
   mock: async ({}, provide) => {

@@ -66,7 +66,7 @@ export function applyConversationChange<T extends OrganisedFields>(target: T, ch
  * beats the title taken from the first question, never a name the person gave on another device
  * that has not arrived here yet.
  */
-export function organised(conversation: Conversation, change: ConversationChange, now: number): Conversation | undefined {
+function organised(conversation: Conversation, change: ConversationChange, now: number): Conversation | undefined {
   const kept = withFlags(conversation);
   const next = applyConversationChange(kept, change);
   const revs = { ...kept.revs };
