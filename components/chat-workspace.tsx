@@ -19,6 +19,7 @@ import { UndoToasts } from "./conversations/undo-toasts";
 import { useConversationFiles } from "./conversations/use-conversation-files";
 import { useConversationPanel } from "./conversations/use-conversation-panel";
 import { useConversations } from "./conversations/use-conversations";
+import { useGeneratedTitles } from "./conversations/use-generated-titles";
 import { useDocumentTitle } from "./conversations/use-document-title";
 import { useSearchShortcut } from "./conversations/use-search-shortcut";
 import { WorkspaceHistoryNotice } from "./history/history-notice";
@@ -87,11 +88,12 @@ export function ChatWorkspace({
   redirecting = false,
   history: serverHistory,
 }: ChatWorkspaceProps) {
-  const calls = useChatCalls({ siwc, webSearchAvailable, onSessionLost });
   // Commands for the open conversation: a search result's message to show, a voice call's transcript, changes made elsewhere.
   const [inbox] = useState(createConversationInbox);
   const history = useHistorySync(user.accountId, serverHistory);
   const conversations = useConversations(user.accountId, history, inbox);
+  const calls = useChatCalls({ siwc, webSearchAvailable, onSessionLost, conversationId: conversations.active?.id });
+  const titles = useGeneratedTitles({ models: calls.modelList.models, chatOff: calls.chatOff, conversations });
   const persisted = usePersistentStorage();
   const told = useToldWhereChatsAre(user.accountId);
   const [settingsOpen, setSettingsOpen] = useState(false);
@@ -154,6 +156,7 @@ export function ChatWorkspace({
     <ConversationPanel
       conversations={conversations}
       files={files}
+      titles={titles}
       onOpen={(id) => openConversation(id)}
       onNew={() => newChat()}
       onSearch={openSearch}
@@ -222,6 +225,7 @@ export function ChatWorkspace({
             onVoice={() => setVoiceOpen(true)}
             onSent={told.remember}
             historyNotice={<WorkspaceHistoryNotice history={history} told={told} />}
+            onFirstAnswer={titles.afterFirstAnswer}
           />
         </main>
       </div>

@@ -52,6 +52,9 @@ export function KeyboardShortcutsDialog({ open, onClose }: KeyboardShortcutsDial
         ))}
       </dl>
       <p className="mt-3 text-xs text-muted-foreground">In a message being edited, Enter sends, Shift+Enter adds a line and Escape cancels.</p>
+      <p className="mt-1.5 text-xs text-muted-foreground">
+        The conversation list is one Tab stop: the arrow keys, Home and End move between chats, Right arrow reaches a chat&apos;s … menu, Shift+F10 opens it.
+      </p>
     </ModalDialog>
   );
 }

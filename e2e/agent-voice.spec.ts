@@ -93,6 +93,30 @@ test.describe("agent voice (real codex app-server)", () => {
     await expect(voice.status).toHaveAttribute("data-status", "ended");
   });
 
+  test("in the chat, the agent's actions come after the request that caused them, even when its words arrived after them", async ({ page, voice }) => {
+    await voice.open();
+    await voice.agentModeCheckbox.check();
+    await voice.startAndWaitForCall();
+    await expect(voice.assistantLines.first()).toHaveText(/you can type to me too\.$/);
+    // The person asks; the service transcribes the request only after the agent has acted on it.
+    await mockPost("/codex/tool-calls", { calls: [{ name: "get_current_time", arguments: {} }] });
+    await mockPost("/codex/handoff", { transcript: "What time is it?", transcriptHeld: true });
+    await expect(page.getByTestId("agent-activity").locator('[data-event="tool.completed"]').first()).toContainText("get_current_time: done", { timeout: 20_000 });
+    await mockPost("/codex/handoff/transcript", {});
+    await expect(voice.userLines.last()).toContainText("What time is it?");
+    await voice.hangUpButton.click();
+    await expect(voice.status).toHaveAttribute("data-status", "ended");
+    await voice.closeButton.click();
+    await expect(voice.dialog).toBeHidden();
+
+    const turns = page.locator('[data-testid="message-user"], [data-testid="message-assistant"], [data-testid="agent-action"]');
+    const texts = await turns.allTextContents();
+    const request = texts.findIndex((text) => text.includes("What time is it?"));
+    const action = texts.findIndex((text) => text.includes("get_current_time: done"));
+    expect(request).toBeGreaterThanOrEqual(0);
+    expect(action).toBe(request + 1);
+  });
+
   for (const viewport of [
     { width: 390, height: 844 },
     { width: 1280, height: 800 },

@@ -77,6 +77,31 @@ test.describe("searching the conversations kept in this browser", () => {
     await expect(chat.userMessages).toContainText("How wet should the dough be?");
   });
 
+  test("before typing it lists the recent conversations; the first letters of a word find it", async ({ signedInChat: chat, account }) => {
+    const kyoto = storedConversation("Trip to Kyoto", [["Which temples first?", "Start in Higashiyama."]], Date.now() - 30_000);
+    await signedInWith(chat, account.accountId, account.email, [lisbonTrip(), sourdough(), kyoto]);
+
+    await chat.searchButton.click();
+    await expect(chat.searchResults).toHaveCount(3);
+    await expect(chat.searchResults.nth(0)).toContainText("Trip to Kyoto");
+    await expect(chat.searchResults.nth(1)).toContainText("Sourdough starter");
+    await expect(chat.searchResults.nth(2)).toContainText("Weekend in Lisbon");
+
+    await chat.searchInput.fill("kyo");
+    await expect(chat.searchResults).toHaveCount(1);
+    await expect(chat.searchResults.first()).toContainText("Trip to Kyoto");
+    await expect(chat.searchResults.first().locator("mark")).toHaveText(["Kyoto"]);
+
+    // Emptied again, the recent ones come back; the arrow keys and Enter open one.
+    await chat.searchInput.fill("");
+    await expect(chat.searchResults).toHaveCount(3);
+    await chat.searchInput.press("ArrowDown");
+    await chat.searchInput.press("ArrowDown");
+    await chat.searchInput.press("Enter");
+    await expect(chat.searchDialog).toBeHidden();
+    await expect(chat.userMessages).toContainText("How wet should the dough be?");
+  });
+
   test("a conversation from this session is found as soon as it is kept", async ({ signedInChat: chat }) => {
     await chat.sendAndWaitForReply("the pelican named Gerald", expectedReply("the pelican named Gerald"));
     await chat.newChatButton.click();

@@ -3,7 +3,13 @@ import { ChatPage } from "./pages/chat-page";
 import { SignInPage } from "./pages/sign-in-page";
 import { uniqueAccount } from "./support/accounts";
 import { MockControl, type MockAccount } from "./support/mock-control";
+import { turnGeneratedTitlesOff } from "./support/generated-titles";
 import { signInThroughControlApi } from "./support/sign-in";
+
+interface E2EOptions {
+  /** Generated titles on (the app's default). Off unless a test asks (support/generated-titles.ts says why). */
+  generatedTitles: boolean;
+}
 
 interface E2EFixtures {
   /** The mock upstream's control API. */
@@ -17,7 +23,12 @@ interface E2EFixtures {
 }
 
 // The second fixture argument is called `provide`, not `use`, so React's hook lint rules leave it alone.
-export const test = base.extend<E2EFixtures>({
+export const test = base.extend<E2EFixtures & E2EOptions>({
+  generatedTitles: [false, { option: true }],
+  context: async ({ context, generatedTitles }, provide) => {
+    if (!generatedTitles) await turnGeneratedTitlesOff(context);
+    await provide(context);
+  },
   mock: async ({}, provide) => {
     await provide(new MockControl());
   },

@@ -146,6 +146,39 @@ test.describe("chats on every device and tab", () => {
     await phone.context.close();
   });
 
+  test("a generated title, a pin and an archive reach the other device and tab like a rename", async ({ browser, mock, account }) => {
+    test.slow();
+    const laptop = await signedInDevice(browser, mock, account, { generatedTitles: true });
+    const phone = await signedInDevice(browser, mock, account);
+    const question = "plan a relaxed three day trip to Kyoto in April with temples and gardens";
+    const generated = "Plan a relaxed three day trip";
+    await laptop.tab.chat.sendAndWaitForReply(question, expectedReply(question));
+    await expect(laptop.tab.chat.conversation(generated)).toBeVisible();
+    await expect(phone.tab.chat.conversation(generated)).toBeVisible(ACROSS_DEVICES);
+    const laptopTab2 = await secondTab(laptop.context, laptop.tab, account.email);
+    // The second tab finds the conversation titled: it asks for no title of its own.
+    await expect(laptopTab2.chat.conversation(generated)).toBeVisible();
+    const titleCalls = async () =>
+      (await mock.responsesRequestsOf(account.accountId)).filter((request) => /short title/.test((request.body as { instructions?: string }).instructions ?? "")).length;
+    expect(await titleCalls()).toBe(1);
+
+    await (await laptop.tab.chat.openConversationMenu(generated)).getByTestId("conversation-pin").click();
+    const headings = (tab: HistoryPage) => tab.page.getByTestId("sidebar").locator("[data-group-heading]");
+    await expect(headings(phone.tab)).toHaveText(["Pinned"], ACROSS_DEVICES);
+    await expect(headings(laptopTab2)).toHaveText(["Pinned"], ACROSS_DEVICES);
+
+    await (await phone.tab.chat.openConversationMenu(generated)).getByTestId("conversation-archive").click();
+    for (const tab of [laptop.tab, laptopTab2]) {
+      await expect(tab.page.getByTestId("sidebar").getByTestId("archived-toggle")).toHaveText("Archived (1)", ACROSS_DEVICES);
+    }
+    await laptop.tab.page.reload();
+    await laptop.tab.chat.expectSignedInAs(account.email);
+    await expect(laptop.tab.page.getByTestId("sidebar").getByTestId("archived-toggle")).toHaveText("Archived (1)");
+    expect(await titleCalls()).toBe(1);
+    await laptop.context.close();
+    await phone.context.close();
+  });
+
   test("a share link opens signed out, shows no account, is noindex, and stops after revoke", async ({ browser, mock, account }) => {
     test.slow();
     const laptop = await signedInDevice(browser, mock, account);

@@ -64,6 +64,10 @@ test.describe("images out", () => {
     await chat.input.fill("/image something forbidden [[mock:image_refusal]]");
     await chat.sendButton.click();
     await expect(chat.error).toContainText(/rejected by the safety system/);
+    // A refusal, not an interruption: asking the same again gets the same answer, so no Try again.
+    await expect(chat.error).toHaveAttribute("data-error-code", "refused");
+    await expect(chat.error).not.toContainText("Answer interrupted");
+    await expect(chat.retryTurnButton).toHaveCount(0);
 
     await mock.addFault({ fault: "usage_limit", accountId: account.accountId, times: 1 });
     await chat.input.fill("/image over the limit");

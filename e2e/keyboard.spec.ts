@@ -1,7 +1,13 @@
+import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures";
 import { TurnControls } from "./pages/turn-controls";
 import { expectedReply } from "./support/mock-replies";
 import { userTextsOf } from "./support/recorded-input";
+import { storeConversations, storedConversation } from "./support/stored-conversations";
+
+function focusedTestId(page: Page): Promise<string | null> {
+  return page.evaluate(() => document.activeElement?.getAttribute("data-testid") ?? null);
+}
 
 test.describe("the keyboard", () => {
   // Each test signs in and waits for one or two answers: the slow budget on a busy machine.
@@ -70,6 +76,65 @@ test.describe("the keyboard", () => {
     await expect.poll(() => chat.conversationIdInUrl()).toBeNull();
     await expect(chat.userMessages).toHaveCount(0);
     await expect(chat.input).toBeFocused();
+  });
+
+  test("the conversation list is one Tab stop: the arrow keys move between rows, ArrowRight reaches a row's menu", async ({ page, signedInChat: chat, account }) => {
+    const now = Date.now();
+    const titles = Array.from({ length: 30 }, (_, index) => `Topic ${String(index + 1).padStart(2, "0")}`);
+    await storeConversations(page, account.accountId, titles.map((title, index) => storedConversation(title, [["a", "b"]], now - index * 60_000)));
+    await page.reload();
+    await chat.expectSignedInAs(account.email);
+    await expect(chat.conversationItems).toHaveCount(30);
+
+    // From the sidebar's New chat to the message box: the list takes one Tab (today's figure: 60, a row and its menu each).
+    await page.getByTestId("sidebar-new-chat").focus();
+    const stops: string[] = [];
+    for (let press = 0; press < 100 && (await focusedTestId(page)) !== "chat-input"; press += 1) {
+      await page.keyboard.press("Tab");
+      stops.push((await focusedTestId(page)) ?? "");
+    }
+    expect(stops.at(-1)).toBe("chat-input");
+    expect(stops.filter((stop) => stop === "conversation-link" || stop === "conversation-menu-button")).toEqual(["conversation-link"]);
+
+    // Back into the list: the first row, then the arrows, Home and End.
+    await page.getByTestId("sidebar-new-chat").focus();
+    await page.keyboard.press("Tab");
+    const focusedTitle = () => page.evaluate(() => document.activeElement?.textContent?.trim() ?? "");
+    expect(await focusedTitle()).toBe("Topic 01");
+    await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("ArrowDown");
+    expect(await focusedTitle()).toBe("Topic 03");
+    await page.keyboard.press("End");
+    expect(await focusedTitle()).toBe("Topic 30");
+    await page.keyboard.press("Home");
+    await page.keyboard.press("ArrowDown");
+    expect(await focusedTitle()).toBe("Topic 02");
+
+    // ArrowRight reaches the row's menu button, Enter opens its menu, Escape returns, ArrowLeft goes back to the row.
+    await page.keyboard.press("ArrowRight");
+    expect(await focusedTestId(page)).toBe("conversation-menu-button");
+    await expect(page.locator(":focus")).toHaveAccessibleName("Options for “Topic 02”");
+    await page.keyboard.press("Enter");
+    await expect(page.getByTestId("conversation-menu")).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(page.getByTestId("conversation-menu")).toBeHidden();
+    expect(await focusedTestId(page)).toBe("conversation-menu-button");
+    await page.keyboard.press("ArrowLeft");
+    expect(await focusedTitle()).toBe("Topic 02");
+    // Shift+F10 (the context-menu key) opens the row's menu at its first item.
+    await page.keyboard.press("Shift+F10");
+    await expect(page.getByTestId("conversation-menu")).toBeVisible();
+    await expect(page.getByTestId("conversation-menu").getByRole("menuitem").first()).toBeFocused();
+    await page.keyboard.press("Escape");
+
+    // The list remembers where it was: Tab out and back in lands on the same row; Enter opens it.
+    await page.keyboard.press("ArrowLeft");
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Shift+Tab");
+    expect(await focusedTitle()).toBe("Topic 02");
+    await page.keyboard.press("Enter");
+    await expect(chat.userMessages).toHaveText(["a"]);
+    await expect(chat.conversation("Topic 02")).toHaveAttribute("data-active", "true");
   });
 
   test("the message box is focused when a conversation opens", async ({ page, signedInChat: chat, account }) => {

@@ -39,7 +39,7 @@ test.describe("at the narrowest phone width", () => {
   });
 });
 
-test("a login that ends elsewhere lands on the sign-in screen with the reason, and the conversation is kept", async ({ page, mock, account }) => {
+test("a login that ends elsewhere lands on the sign-in screen with the reason; after signing in again the refused turn can be sent", async ({ page, mock, account }) => {
   const chat = await signInThroughControlApi(page, mock, account);
   await chat.sendAndWaitForReply("before the sign-out", expectedReply("before the sign-out"));
 
@@ -57,4 +57,13 @@ test("a login that ends elsewhere lands on the sign-in screen with the reason, a
 
   const again = await signInThroughControlApi(page, mock, account);
   await expect(again.userMessages.first()).toContainText("before the sign-out");
+
+  // Signed in again: the refused turn no longer says "Signed out" nor offers to sign in; it can be sent.
+  await expect(again.error).toHaveAttribute("data-error-code", "sent_while_signed_out");
+  await expect(again.error).not.toContainText("Signed out");
+  await expect(again.error.getByRole("button", { name: "Sign in again" })).toHaveCount(0);
+  await again.retryTurnButton.click();
+  await expect(again.lastAssistantMessage()).toContainText(expectedReply("after the sign-out", "before the sign-out"));
+  await expect(again.lastAssistantMessage()).toHaveAttribute("data-status", "done");
+  await expect(again.error).toHaveCount(0);
 });

@@ -55,6 +55,40 @@ for (const viewport of [
       await page.reload();
       await expect(chat.lastAssistantMessage().getByTestId("web-search-indicator")).toHaveText("Searched the web");
       await expect(chat.lastAssistantMessage().getByTestId("web-search-sources").getByRole("link")).toHaveCount(2);
+
+      // The next new chat starts with the switch off again.
+      await toggle.click();
+      await expect(toggle).toHaveAttribute("aria-checked", "true");
+      await chat.newChatButton.click();
+      await expect(toggle).toHaveAttribute("aria-checked", "false");
+    });
+
+    test("a citation in the answer opens its page at once; any other link of the answer still asks first", async ({ page, context, signedInChat: chat }) => {
+      const question = "tides in Porto";
+      const [cited] = sourcesFor(question);
+      // The cited page never leaves this machine: the browser is answered here.
+      await context.route("https://news.example.org/**", (route) => route.fulfill({ contentType: "text/html", body: "<title>Example News</title>" }));
+      await page.getByRole("switch", { name: "Search the web" }).click();
+      await chat.send(question);
+      const answer = chat.lastAssistantMessage();
+      await expect(answer).toHaveAttribute("data-status", "done");
+
+      const citation = answer.getByTestId("answer-text").getByRole("link", { name: "news.example.org" });
+      await expect(citation).toHaveAttribute("href", cited!);
+      await expect(citation).toHaveAttribute("target", "_blank");
+      await expect(citation).toHaveAttribute("rel", "noopener noreferrer");
+      const popup = page.waitForEvent("popup");
+      await citation.click();
+      expect((await popup).url()).toBe(cited);
+      await expect(page.getByText("Open external link?")).toHaveCount(0);
+
+      // A link the answer merely repeats (here: the mock echoes the question's) is not a citation.
+      await page.getByRole("switch", { name: "Search the web" }).click();
+      await chat.send("see [the tide table](https://tides.example.net/porto)");
+      const echoed = chat.lastAssistantMessage();
+      await expect(echoed).toHaveAttribute("data-status", "done");
+      await echoed.getByTestId("answer-text").getByText("the tide table").click();
+      await expect(page.getByText("Open external link?")).toBeVisible();
     });
   });
 }

@@ -43,6 +43,26 @@ describe("the echo names the instructions it got", () => {
   });
 });
 
+describe("a request for a short title", () => {
+  const conversation = (question: string) => [
+    { type: "message", role: "user", content: [{ type: "input_text", text: question }] },
+    { type: "message", role: "assistant", content: [{ type: "output_text", text: "Start in Higashiyama." }] },
+  ];
+  const asked = "Write a short title for this conversation.";
+
+  it("is answered with the first question's first words, as a title", async () => {
+    expect(await replyText(validBody({ instructions: asked, input: conversation("plan a relaxed three day trip to Kyoto in April?") }))).toBe(
+      "Plan a relaxed three day trip",
+    );
+    expect(await replyText(validBody({ instructions: asked, input: conversation("Kyoto temples?\nmore details") }))).toBe("Kyoto temples");
+  });
+
+  it("is read from a developer message too (instructions the server enforces come first)", async () => {
+    const input = [{ type: "message", role: "developer", content: [{ type: "input_text", text: asked }] }, ...conversation("Sourdough at home")];
+    expect(await replyText(validBody({ instructions: "Answer like a pirate.", input }))).toBe("Sourdough at home");
+  });
+});
+
 describe("a json_schema text format", () => {
   it("gets JSON that fits the schema, strings carrying the echo", async () => {
     const schema = {

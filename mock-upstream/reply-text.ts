@@ -45,6 +45,28 @@ export function replyFor(input: readonly Record<string, unknown>[]): string {
   return reply + describeReceivedImages(imagesInLastUserMessage(input));
 }
 
+/** Instructions that ask for a conversation's name: what a chat app sends to title a conversation. */
+const TITLE_REQUEST = /\bshort title\b/i;
+const TITLE_MAX_WORDS = 6;
+
+/** Whether the request asks for a title: in its instructions, or in a developer or system message (enforced server instructions come first). */
+function asksForTitle(instructions: string, input: readonly Record<string, unknown>[]): boolean {
+  const guidance = input.filter((item) => item.role === "developer" || item.role === "system").map((item) => contentText(item.content));
+  return [instructions, ...guidance].some((text) => TITLE_REQUEST.test(text));
+}
+
+/**
+ * What a model answers when asked for a short title: the first question's first words (at most
+ * six, of its first line, without end punctuation, first letter capitalised); undefined for any
+ * other request.
+ */
+export function titleReplyFor(instructions: string, input: readonly Record<string, unknown>[]): string | undefined {
+  if (!asksForTitle(instructions, input)) return undefined;
+  const first = stripMarkers(userTexts(input)[0] ?? "").trim().split("\n")[0] ?? "";
+  const words = first.split(/\s+/).filter(Boolean).slice(0, TITLE_MAX_WORDS).join(" ").replace(/[.,;:!?]+$/, "");
+  return words ? words.charAt(0).toUpperCase() + words.slice(1) : "Conversation";
+}
+
 /**
  * ` Instructions I got: "<start>".` when the instructions are not the proxy's default (nor empty, as
  * the codex executable sends them), so a changed system prompt shows in the demo's replies. One

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import { delayUnlessClosed } from "./http-util";
 import { generatedPng, GENERATED_SIZE, IMAGE_REFUSAL_MARKER, imageCallId, imageGenerationTool, partialImageCount } from "./images-out";
-import { instructionsNote, lastUserText, reasoningSummaryFor, replyFor, usageFor, wordPieces } from "./reply-text";
+import { instructionsNote, lastUserText, reasoningSummaryFor, replyFor, titleReplyFor, usageFor, wordPieces } from "./reply-text";
 import { structuredReply } from "./structured-reply";
 import { citedAnswer, searchQuery, webSearchCallId, webSearchTool, WEB_SEARCH_SOURCES_INCLUDE, type UrlCitation } from "./web-search";
 import type { ValidResponsesRequest } from "./responses-validation";
@@ -78,9 +78,11 @@ export async function writeResponseStream(
 
   const reasoned = request.reasoningEffort !== "none";
   const summary = reasoned && request.reasoningSummary ? reasoningSummaryFor(request.input) : null;
-  // The echo, with the instructions it got; JSON instead when the request asks for structured output.
+  // The echo, with the instructions it got; JSON instead when the request asks for structured output;
+  // a title when the instructions ask for one.
   const echo = replyFor(request.input);
-  const answer = options.reply ?? structuredReply(request.body, echo) ?? echo + instructionsNote(request.instructions);
+  const answer =
+    options.reply ?? titleReplyFor(request.instructions, request.input) ?? structuredReply(request.body, echo) ?? echo + instructionsNote(request.instructions);
   // With the web_search tool: one search for the question, and an answer citing what it found.
   const query = webSearchTool(request.tools) ? searchQuery(lastUserText(request.input)) : null;
   const cited = query === null ? null : citedAnswer(answer, query);

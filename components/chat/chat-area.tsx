@@ -2,7 +2,7 @@
 
 import type { ReactNode } from "react";
 import { composerPlaceholder } from "@/lib/client/chat-chrome";
-import type { ChatUIMessage } from "@/lib/client/chat-turns";
+import { failureAfterSignIn, type ChatUIMessage } from "@/lib/client/chat-turns";
 import type { ConversationInbox } from "@/lib/client/conversation-inbox";
 import type { ConversationPersistence } from "@/lib/client/conversation-saver";
 import type { MessageTree } from "@/lib/client/message-tree";
@@ -38,6 +38,8 @@ interface ChatAreaProps {
   onSent?: () => void;
   /** The line about where chats are kept, and what the sync has to say. */
   historyNotice?: ReactNode;
+  /** A conversation's first answer arrived (a title may be generated for it). */
+  onFirstAnswer: (conversationId: string, messages: ChatUIMessage[]) => void;
 }
 
 /** The open conversation, with the chat's controls and notices around its message box. */
@@ -57,6 +59,7 @@ export function ChatArea({
   onVoice,
   onSent,
   historyNotice,
+  onFirstAnswer,
 }: ChatAreaProps) {
   if (!conversation) {
     return (
@@ -78,9 +81,12 @@ export function ChatArea({
     persistence,
     inbox,
     onLatestFailureChange: calls.onLatestFailure,
+    onTurnSignedOut: calls.onTurnSignedOut,
+    failureShown: calls.sessionLostHere ? (failure) => failure : failureAfterSignIn,
     onNewChatWith,
     onSignInAgain,
     onSent,
+    onFirstAnswer,
   };
   return (
     <ChatSetupProvider value={setup}>

@@ -31,6 +31,12 @@ export interface ChatSetup {
   inbox: ConversationInbox;
   /** The latest turn's failure, or undefined; the header's usage meter reads the usage-limit reset from it. */
   onLatestFailureChange: (failure: ChatErrorInfo | undefined) => void;
+  /** A call was just refused as signed out: the login is gone. */
+  onTurnSignedOut: () => void;
+  /** A failure as it reads now: a "Signed out" turn from before signing in again can be sent (failureAfterSignIn). */
+  failureShown: (failure: ChatErrorInfo) => ChatErrorInfo;
+  /** The conversation has its first answer (the moment a title is generated). */
+  onFirstAnswer: (conversationId: string, messages: ChatUIMessage[]) => void;
   /** Start a fresh conversation holding these messages and this draft (after a 413). */
   onNewChatWith: (messages: ChatUIMessage[], draft: string) => void;
   onSignInAgain: () => void;

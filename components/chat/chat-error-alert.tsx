@@ -33,6 +33,8 @@ const TITLES: Record<string, string> = {
   client_version_outdated: "Model not available yet",
   model_not_supported: "Model no longer offered",
   images_not_supported: "This model reads text only",
+  refused: "Request declined",
+  sent_while_signed_out: "Not sent",
   network_error: "Connection problem",
   responses_request_failed: "The model service failed",
   stream_failed: "Answer interrupted",

@@ -8,7 +8,7 @@ import { CopyButton } from "../ui/copy-button";
 import { iconButton } from "../ui/button-styles";
 import { MarkdownContent } from "./markdown-content";
 import { ReasoningSummary } from "./reasoning-summary";
-import { WebSearchIndicator, WebSearchSources } from "./web-search-sources";
+import { citedUrls, WebSearchIndicator, WebSearchSources } from "./web-search-sources";
 import { VoiceMark } from "../voice/voice-turn-marks";
 
 function reasoningOf(message: UIMessage): string {
@@ -74,7 +74,7 @@ export function AssistantMessage({ message, streaming, versions, footer }: Assis
       })}
       {text ? (
         <div data-testid="answer-text">
-          <MarkdownContent text={text} streaming={streaming} className="text-[15px] leading-7 text-foreground" />
+          <MarkdownContent text={text} streaming={streaming} citedUrls={citedUrls(message)} className="text-[15px] leading-7 text-foreground" />
         </div>
       ) : (
         !streaming && images.length === 0 && <p className="text-sm italic text-muted-foreground">No answer text.</p>

@@ -15,6 +15,7 @@ import { useAttachments } from "./use-attachments";
 import { useConversationCommands } from "./use-conversation-commands";
 import { useConversationSaver } from "./use-conversation-saver";
 import { useConversationTurns } from "./use-conversation-turns";
+import { useFirstAnswer } from "./use-first-answer";
 import { useMessageHighlight, type MessageHighlight } from "./use-message-highlight";
 import { useRemoteChanges } from "./use-remote-changes";
 import { useStickToBottom } from "./use-stick-to-bottom";
@@ -52,6 +53,12 @@ export function ConversationView({ conversation, controls, notices }: Conversati
   const saver = useConversationSaver(setup.persistence, conversation.id, { messages, status, draft });
   const remote = useRemoteChanges({ initialTree: conversation.tree, messages, busy, setMessages, adopt: saver.adopt });
   const { tree, receive } = remote;
+  const { onFirstAnswer } = setup;
+  useFirstAnswer(
+    messages,
+    status,
+    useCallback((answered: ChatUIMessage[]) => onFirstAnswer(conversation.id, answered), [onFirstAnswer, conversation.id]),
+  );
   useConversationCommands(
     conversation.id,
     useCallback(
@@ -151,6 +158,7 @@ export function ConversationView({ conversation, controls, notices }: Conversati
             canCall={Boolean(callSettings)}
             editingId={editingId}
             answerCallFailure={turns.answerCallFailure}
+            failureShown={setup.failureShown}
             actions={actions}
           />
         </div>

@@ -4,7 +4,7 @@ import { createContext, useContext, useMemo, type ComponentProps } from "react";
 import { defaultComponents, Streamdown, type Components, type ExtraProps } from "streamdown";
 import { codeHighlighter } from "@/lib/client/code-highlighter";
 import { normalizeMathDelimiters } from "@/lib/client/inline-math";
-import { imageAsLink } from "@/lib/client/markdown-policy";
+import { CITATION_LINK_REL, imageAsLink, isCitedLink } from "@/lib/client/markdown-policy";
 import { LoadFailedAlert } from "../ui/load-failed-alert";
 import { useOnDemand } from "../ui/use-on-demand";
 import { mathRenderer } from "./math-on-demand";
@@ -16,11 +16,20 @@ const PLUGINS_WITHOUT_MATH = { code: codeHighlighter };
 const StreamdownLink = defaultComponents.a;
 /** True inside a link of the answer, where an image must not become a second, nested link. */
 const InsideLink = createContext(false);
+/** The pages the answer cites: their links open without the link-safety prompt. */
+const CitedUrls = createContext<readonly string[]>([]);
 
 function LinkWithContext(props: ComponentProps<"a"> & ExtraProps) {
+  const cited = isCitedLink(props.href, useContext(CitedUrls));
   return (
     <InsideLink.Provider value={true}>
-      <StreamdownLink {...props} />
+      {cited ? (
+        <a href={props.href} target="_blank" rel={CITATION_LINK_REL} data-streamdown="link" className="wrap-anywhere font-medium text-primary underline">
+          {props.children}
+        </a>
+      ) : (
+        <StreamdownLink {...props} />
+      )}
     </InsideLink.Provider>
   );
 }
@@ -49,18 +58,28 @@ function NoSource() {
 }
 
 const COMPONENTS: Components = { a: LinkWithContext, img: ImageAsLink, source: NoSource };
+const NO_CITATIONS: readonly string[] = [];
+
+interface MarkdownContentProps {
+  text: string;
+  streaming: boolean;
+  className?: string;
+  /** The pages the answer cites (its source-url parts): links to them open at once. */
+  citedUrls?: readonly string[];
+}
 
 /**
  * Model output as Markdown, rendered incrementally while it streams (unfinished blocks render cleanly).
- * Link safety stays on (Streamdown's default): a link opens only after a prompt that shows its URL.
+ * Link safety stays on (Streamdown's default): a link opens only after a prompt that shows its URL,
+ * except a citation of the answer's web search (`citedUrls`), a plain link to a new tab.
  */
-export function MarkdownContent({ text, streaming, className = "" }: { text: string; streaming: boolean; className?: string }) {
+export function MarkdownContent({ text, streaming, className = "", citedUrls = NO_CITATIONS }: MarkdownContentProps) {
   const markdown = normalizeMathDelimiters(text);
   const maths = useOnDemand(mathRenderer, markdown.includes("$$"));
   const math = maths.status === "ready" ? maths.module.math : undefined;
   const plugins = useMemo(() => (math ? { ...PLUGINS_WITHOUT_MATH, math } : PLUGINS_WITHOUT_MATH), [math]);
   return (
-    <>
+    <CitedUrls.Provider value={citedUrls}>
       <Streamdown
         className={`lwc-markdown ${className}`}
         mode={streaming ? "streaming" : "static"}
@@ -73,6 +92,6 @@ export function MarkdownContent({ text, streaming, className = "" }: { text: str
         {markdown}
       </Streamdown>
       {maths.status === "failed" && <LoadFailedAlert title="The maths did not load, so it shows as written" onRetry={maths.retry} />}
-    </>
+    </CitedUrls.Provider>
   );
 }

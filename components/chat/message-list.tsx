@@ -48,11 +48,13 @@ interface MessageListProps {
   editingId: string | null;
   /** A failed regenerate or continue, said once under the answer. */
   answerCallFailure: ChatErrorInfo | undefined;
+  /** A kept failure as it reads now (ChatSetup.failureShown). */
+  failureShown: (failure: ChatErrorInfo) => ChatErrorInfo;
   actions: MessageActions;
 }
 
 /** The conversation's messages, each failed turn's row, the waiting line and Regenerate; or the empty state. */
-export function MessageList({ messages, versions, status, busy, canCall, editingId, answerCallFailure, actions }: MessageListProps) {
+export function MessageList({ messages, versions, status, busy, canCall, editingId, answerCallFailure, failureShown, actions }: MessageListProps) {
   if (messages.length === 0) return <ChatEmptyState onPick={actions.send} disabled={!canCall} />;
   const lastMessage = messages.at(-1);
   const lastUser = messages.findLast((message) => message.role === "user");
@@ -62,8 +64,9 @@ export function MessageList({ messages, versions, status, busy, canCall, editing
     const next = messages[index + 1];
     if (next && next.role === "assistant" && isFailedMessage(next)) return null;
     const user = message.role === "user" ? message : messages.slice(0, index).findLast((candidate) => candidate.role === "user");
-    const failure = user ? failureOf(user) : undefined;
-    if (!user || !failure) return null;
+    const kept = user ? failureOf(user) : undefined;
+    if (!user || !kept) return null;
+    const failure = failureShown(kept);
     return (
       <FailedTurn
         key={`${user.id}-failure`}

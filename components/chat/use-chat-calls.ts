@@ -17,6 +17,8 @@ interface ChatCallsOptions {
   webSearchAvailable: boolean;
   /** The server says the session is gone (a 401 on /models, or a turn refused as signed out). */
   onSessionLost: () => void;
+  /** The open conversation's id: the Search switch is on for one conversation at a time. */
+  conversationId: string | undefined;
 }
 
 /**
@@ -24,7 +26,7 @@ interface ChatCallsOptions {
  * list and the person's choices (model, effort, Fast, the Picture and Search switches), the
  * latest turn's failure, and the usage and Fast fallback the replies' headers reported.
  */
-export function useChatCalls({ siwc, webSearchAvailable, onSessionLost }: ChatCallsOptions) {
+export function useChatCalls({ siwc, webSearchAvailable, onSessionLost, conversationId }: ChatCallsOptions) {
   const client = useMemo(() => createProxyClient(), []);
   const transport = useMemo(() => createOnDemandChatTransport(client), [client]);
   // The model code downloads when the person starts writing (any input on the page), not with the chat.
@@ -39,8 +41,14 @@ export function useChatCalls({ siwc, webSearchAvailable, onSessionLost }: ChatCa
   const [dismissedFallbackReply, setDismissedFallbackReply] = useState(-1);
   const [latestFailure, setLatestFailure] = useState<ChatErrorInfo | undefined>(undefined);
   const [imageMode, setImageMode] = useState(false);
-  // Off by default; while on, every message may search the web.
-  const [webSearch, setWebSearch] = useState(false);
+  // Off by default; while on, every message of the conversation it was turned on in may search the
+  // web. A new chat (or another conversation) starts with it off.
+  const [webSearchFor, setWebSearchFor] = useState<string | null>(null);
+  const webSearch = conversationId !== undefined && webSearchFor === conversationId;
+  const setWebSearch = useCallback((on: boolean) => setWebSearchFor(on ? (conversationId ?? null) : null), [conversationId]);
+  // This screen saw the session end: its "Signed out" turns are current. One it shows from before
+  // (the screen comes back after signing in again) can be sent now.
+  const [sessionLostHere, setSessionLostHere] = useState(false);
   const chatOff = siwc !== null && !siwc.planUsage;
   const current = settings.current;
   const searchOn = webSearchAvailable && webSearch;
@@ -48,13 +56,10 @@ export function useChatCalls({ siwc, webSearchAvailable, onSessionLost }: ChatCa
 
   // A turn refused as signed out means the login is gone: re-read the session, which brings up the
   // sign-in screen with the reason (the conversation stays in this browser).
-  const onLatestFailure = useCallback(
-    (failure: ChatErrorInfo | undefined) => {
-      setLatestFailure(failure);
-      if (failure?.code === "not_authenticated") onSessionLost();
-    },
-    [onSessionLost],
-  );
+  const onTurnSignedOut = useCallback(() => {
+    setSessionLostHere(true);
+    onSessionLost();
+  }, [onSessionLost]);
   /** A new chat starts without the last one's failure and Fast notice. */
   const forgetLatest = useCallback(() => {
     setLatestFailure(undefined);
@@ -73,8 +78,10 @@ export function useChatCalls({ siwc, webSearchAvailable, onSessionLost }: ChatCa
     setImageMode,
     webSearch,
     setWebSearch,
-    onLatestFailure,
+    onLatestFailure: setLatestFailure,
+    onTurnSignedOut,
     forgetLatest,
+    sessionLostHere,
     /** What the header's meter shows (full until the reset after a usage limit). */
     usage: usageShown(metadata.usage, latestFailure),
     showFallback: Boolean(metadata.serviceTierFallback) && metadata.replyCount !== dismissedFallbackReply,

@@ -32,12 +32,13 @@ interface ConversationTurns {
  * (lib/client/turn-actions), and how it ends is settled there too (settleTurn).
  */
 export function useConversationTurns(conversationId: string, initialMessages: ChatUIMessage[], onStart: () => void): ConversationTurns {
-  const { transport, callSettings, onLatestFailureChange, persistence } = useChatSetup();
+  const { transport, callSettings, onLatestFailureChange, onTurnSignedOut, persistence } = useChatSetup();
   // The error is read in onError and applied in onFinish, with the answer call it ended.
   const pendingFailureRef = useRef<ChatErrorInfo | undefined>(undefined);
   const answerCallRef = useRef<AnswerCall | undefined>(undefined);
   const [answerCallFailure, setAnswerCallFailure] = useState<ChatErrorInfo | undefined>(undefined);
   const setMessagesRef = useRef<ConversationTurns["setMessages"]>(() => {});
+  const onTurnSignedOutRef = useRef(onTurnSignedOut);
   const { messages, status, sendMessage, stop, setMessages } = useChat<ChatUIMessage>({
     id: conversationId,
     messages: initialMessages,
@@ -48,6 +49,7 @@ export function useConversationTurns(conversationId: string, initialMessages: Ch
     onFinish: ({ isError, isAbort }) => {
       const outcome = { answerCall: answerCallRef.current, isError, isAbort, failure: pendingFailureRef.current };
       pendingFailureRef.current = undefined;
+      if (outcome.failure?.code === "not_authenticated") onTurnSignedOutRef.current();
       answerCallRef.current = undefined;
       const settle = settleTurn(outcome);
       if (settle) {
@@ -65,7 +67,8 @@ export function useConversationTurns(conversationId: string, initialMessages: Ch
   });
   useEffect(() => {
     setMessagesRef.current = setMessages;
-  }, [setMessages]);
+    onTurnSignedOutRef.current = onTurnSignedOut;
+  }, [setMessages, onTurnSignedOut]);
 
   // Set from the moment a turn starts until its call settles: a second submit in between (a double
   // click, Enter pressed twice) is ignored even before React has re-rendered with the new status.

@@ -32,6 +32,11 @@ function citedSources(message: UIMessage): { url: string; title: string }[] {
   return sources;
 }
 
+/** The addresses of the pages the answer cites: its own links to them open without a prompt (MarkdownContent). */
+export function citedUrls(message: UIMessage): string[] {
+  return citedSources(message).map((source) => source.url);
+}
+
 /** "Searched the web" above an answer that searched, and its cited pages as links below it. */
 export function WebSearchIndicator({ message }: { message: UIMessage }) {
   if (!searchedTheWeb(message)) return null;

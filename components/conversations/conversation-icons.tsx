@@ -38,3 +38,25 @@ export const ShareIcon = (props: IconProps) => (
     <path d="M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1" />
   </Icon>
 );
+
+export const PinIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="M9 4h6" />
+    <path d="M10 4v5.5L7 13h10l-3-3.5V4" />
+    <path d="M12 13v7" />
+  </Icon>
+);
+
+export const ArchiveIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <rect x="3.5" y="4.5" width="17" height="4" rx="1" />
+    <path d="M5.5 8.5V19a1 1 0 0 0 1 1h11a1 1 0 0 0 1-1V8.5" />
+    <path d="M10 12.5h4" />
+  </Icon>
+);
+
+export const ChevronIcon = (props: IconProps) => (
+  <Icon {...props}>
+    <path d="m9 6 6 6-6 6" />
+  </Icon>
+);

@@ -1,65 +1,29 @@
 "use client";
 
-import { useState, useSyncExternalStore, type FormEvent, type ReactNode } from "react";
+import { useEffect, useId, useState, useSyncExternalStore, type ReactNode } from "react";
+import { groupConversations } from "@/lib/client/conversation-groups";
 import type { ConversationSummary } from "@/lib/client/conversation-store";
-import { DownloadIcon, SearchIcon, ShareIcon } from "./conversation-icons";
-import { ConversationRowMenu } from "./conversation-row-menu";
-import { PencilIcon, PlusIcon, TrashIcon } from "../ui/icons";
-
-export type ExportKind = "markdown" | "json";
+import { ChevronIcon, SearchIcon } from "./conversation-icons";
+import { ConversationRow, type RowActions } from "./conversation-row";
+import { useRovingRows } from "./use-roving-rows";
+import { PlusIcon } from "../ui/icons";
 
 interface ConversationListProps {
   conversations: ConversationSummary[];
   activeId: string | null;
-  onOpen: (id: string) => void;
+  /** Open, rename, pin, archive, export, delete. */
+  actions: RowActions;
   onNew: () => void;
-  onRename: (id: string, title: string) => void;
-  /** Deletes with an Undo window (see useConversations). */
-  onDelete: (id: string) => void;
-  onExport: (id: string, kind: ExportKind) => void;
   /** Opens the search dialog. */
   onSearch: () => void;
   /** The pointer or focus is on the search field: a good moment to load the search code. */
   onSearchIntent?: () => void;
-  /** Export all and Import, under the list. */
+  /** Under the list: Export all and Import, and the setting for generated titles. */
   tools?: ReactNode;
   /** False when this browser cannot keep conversations. */
   persistent: boolean;
   /** Where they are kept, in one line (default: in this browser only). */
   storageNote?: string;
-  /** A read-only link to a snapshot (only where the server keeps chats). */
-  onShare?: (id: string) => void;
-}
-
-function RenameForm({ conversation, onDone }: { conversation: ConversationSummary; onDone: (title: string | null) => void }) {
-  const [title, setTitle] = useState(conversation.title);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    onDone(title.trim() || null);
-  };
-  return (
-    <form onSubmit={submit} className="flex-1 px-1 py-0.5">
-      <label htmlFor={`rename-${conversation.id}`} className="sr-only">
-        New name for “{conversation.title}”
-      </label>
-      <input
-        id={`rename-${conversation.id}`}
-        data-testid="conversation-rename-input"
-        dir="auto"
-        value={title}
-        onChange={(event) => setTitle(event.target.value)}
-        onKeyDown={(event) => {
-          if (event.key !== "Escape") return;
-          // Cancels the rename only, not the drawer around the list.
-          event.preventDefault();
-          onDone(null);
-        }}
-        onBlur={() => onDone(title.trim() || null)}
-        autoFocus
-        className="h-8 w-full rounded-md border border-input bg-card px-2 text-sm text-foreground focus:outline-2 focus:outline-ring"
-      />
-    </form>
-  );
 }
 
 const neverChanges = () => () => {};
@@ -73,27 +37,51 @@ function useSearchKeyHint(): string {
   );
 }
 
+/** "Now", moved on every minute, so a conversation passes from Today to Yesterday at midnight. */
+function useMinuteClock(): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 60_000);
+    return () => clearInterval(timer);
+  }, []);
+  return now;
+}
+
 /**
- * The account's conversations kept in this browser, newest first: search them, open one, start a
- * new one; each row's menu renames, exports or deletes (the row itself has no delete button).
+ * The account's conversations kept in this browser: search them, start a new one, open one. Pinned
+ * ones first, then by date (Today, Yesterday, Previous 7 days, Previous 30 days, months); archived
+ * ones in their own section, folded. Each row's menu pins, renames, archives, exports or deletes.
+ * The rows are one Tab stop (useRovingRows).
  */
 export function ConversationList({
   conversations,
   activeId,
-  onOpen,
+  actions,
   onNew,
-  onRename,
-  onDelete,
-  onExport,
   onSearch,
   onSearchIntent,
   tools,
   persistent,
   storageNote = "Kept in this browser only, never on the server.",
-  onShare,
 }: ConversationListProps) {
-  const [renamingId, setRenamingId] = useState<string | null>(null);
   const keyHint = useSearchKeyHint();
+  const now = useMinuteClock();
+  const [archivedOpen, setArchivedOpen] = useState(false);
+  const listId = useId();
+  const archivedId = `${listId}-archived`;
+  const { groups, archived } = groupConversations(conversations, now);
+  const shownIds = [...groups.flatMap((group) => group.conversations), ...(archivedOpen ? archived : [])].map((conversation) => conversation.id);
+  const roving = useRovingRows(shownIds, activeId);
+  const row = (conversation: ConversationSummary) => (
+    <ConversationRow
+      key={conversation.id}
+      conversation={conversation}
+      active={conversation.id === activeId}
+      tabStop={conversation.id === roving.tabStopId}
+      onFocus={() => roving.onRowFocus(conversation.id)}
+      actions={actions}
+    />
+  );
   return (
     <nav aria-label="Conversations" className="flex min-h-0 flex-1 flex-col">
       <div className="flex flex-col gap-1 p-2">
@@ -126,52 +114,36 @@ export function ConversationList({
       {conversations.length === 0 ? (
         <p className="px-4 py-2 text-[13px] text-muted-foreground">No conversations yet.</p>
       ) : (
-        <ul className="min-h-0 flex-1 overflow-y-auto px-2 pb-2">
-          {conversations.map((conversation) => {
-            const active = conversation.id === activeId;
-            return (
-              <li
-                key={conversation.id}
-                data-testid="conversation-item"
-                data-active={active ? "true" : undefined}
-                className={`group/item relative rounded-lg ${active ? "bg-muted" : "hover:bg-muted/60"}`}
+        <div onKeyDown={roving.onKeyDown} className="min-h-0 flex-1 overflow-y-auto px-2 pb-2">
+          {groups.map((group) => (
+            <section key={group.key} data-testid="conversation-group" aria-labelledby={`${listId}-${group.key}`} className="pt-2 first:pt-0">
+              <h2 id={`${listId}-${group.key}`} data-group-heading className="px-3 pt-1 pb-1 text-[11px] font-medium text-muted-foreground">
+                {group.label}
+              </h2>
+              <ul>{group.conversations.map(row)}</ul>
+            </section>
+          ))}
+          {archived.length > 0 && (
+            <div className="pt-2">
+              <button
+                type="button"
+                data-testid="archived-toggle"
+                aria-expanded={archivedOpen}
+                aria-controls={archivedId}
+                onClick={() => setArchivedOpen((open) => !open)}
+                className="flex w-full items-center gap-1 rounded-lg px-3 py-1 text-start text-[11px] font-medium text-muted-foreground hover:bg-muted/60 focus-visible:outline-2 focus-visible:outline-ring"
               >
-                {renamingId === conversation.id ? (
-                  <RenameForm
-                    conversation={conversation}
-                    onDone={(title) => {
-                      setRenamingId(null);
-                      if (title && title !== conversation.title) onRename(conversation.id, title);
-                    }}
-                  />
-                ) : (
-                  <>
-                    <button
-                      type="button"
-                      data-testid="conversation-link"
-                      onClick={() => onOpen(conversation.id)}
-                      aria-current={active ? "page" : undefined}
-                      dir="auto"
-                      className="line-clamp-2 w-full rounded-lg py-2 ps-3 pe-9 text-start text-sm leading-5 [overflow-wrap:anywhere] text-foreground focus-visible:outline-2 focus-visible:outline-ring"
-                    >
-                      {conversation.title}
-                    </button>
-                    <ConversationRowMenu
-                      title={conversation.title}
-                      items={[
-                        { id: "conversation-rename", label: "Rename", icon: <PencilIcon className="size-4" />, onSelect: () => setRenamingId(conversation.id) },
-                        { id: "conversation-export-markdown", label: "Export as Markdown", icon: <DownloadIcon className="size-4" />, onSelect: () => onExport(conversation.id, "markdown") },
-                        { id: "conversation-export-json", label: "Export as JSON", icon: <DownloadIcon className="size-4" />, onSelect: () => onExport(conversation.id, "json") },
-                        ...(onShare ? [{ id: "conversation-share", label: "Share", icon: <ShareIcon className="size-4" />, onSelect: () => onShare(conversation.id) }] : []),
-                        { id: "conversation-delete", label: "Delete", icon: <TrashIcon className="size-4" />, onSelect: () => onDelete(conversation.id), destructive: true },
-                      ]}
-                    />
-                  </>
-                )}
-              </li>
-            );
-          })}
-        </ul>
+                <ChevronIcon className={`size-3 transition-transform motion-reduce:transition-none ${archivedOpen ? "rotate-90" : ""}`} />
+                Archived ({archived.length})
+              </button>
+              {archivedOpen && (
+                <ul id={archivedId} data-testid="archived-conversations">
+                  {archived.map(row)}
+                </ul>
+              )}
+            </div>
+          )}
+        </div>
       )}
       {tools}
       <p data-testid="storage-note" className="border-t border-border px-4 py-2 text-[11px] leading-4 text-muted-foreground">

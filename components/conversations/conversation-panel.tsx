@@ -3,12 +3,15 @@
 import { ConversationFileTools } from "./conversation-file-tools";
 import { ConversationList } from "./conversation-list";
 import { SettingsIcon } from "../ui/icons";
+import { TitleSetting } from "./title-setting";
 import type { useConversationFiles } from "./use-conversation-files";
 import type { Conversations } from "./use-conversations";
+import type { GeneratedTitles } from "./use-generated-titles";
 
 interface ConversationPanelProps {
   conversations: Conversations;
   files: ReturnType<typeof useConversationFiles>;
+  titles: GeneratedTitles;
   onOpen: (id: string) => void;
   onNew: () => void;
   onSearch: () => void;
@@ -22,17 +25,21 @@ interface ConversationPanelProps {
   onSettings?: () => void;
 }
 
-/** The conversation list with Export all and Import under it: the sidebar's and the drawer's content. */
-export function ConversationPanel({ conversations, files, onOpen, onNew, onSearch, onSearchIntent, storageNote, onShare, onSettings }: ConversationPanelProps) {
+/** The conversation list with Export all, Import and the title setting under it: the sidebar's and the drawer's content. */
+export function ConversationPanel({ conversations, files, titles, onOpen, onNew, onSearch, onSearchIntent, storageNote, onShare, onSettings }: ConversationPanelProps) {
   return (
     <ConversationList
       conversations={conversations.list}
       activeId={conversations.active?.saved ? conversations.active.id : null}
-      onOpen={onOpen}
+      actions={{
+        onOpen,
+        onRename: conversations.rename,
+        onOrganise: conversations.organise,
+        onDelete: conversations.remove,
+        onExport: (id, kind) => void files.exportOne(id, kind),
+        onShare,
+      }}
       onNew={onNew}
-      onRename={conversations.rename}
-      onDelete={conversations.remove}
-      onExport={(id, kind) => void files.exportOne(id, kind)}
       onSearch={onSearch}
       onSearchIntent={onSearchIntent}
       tools={
@@ -44,6 +51,7 @@ export function ConversationPanel({ conversations, files, onOpen, onNew, onSearc
             onDismissNotice={files.dismissNotice}
             canExport={conversations.list.length > 0}
           />
+          <TitleSetting on={titles.enabled} onChange={titles.setEnabled} />
           {onSettings && (
             <button
               type="button"
@@ -60,7 +68,6 @@ export function ConversationPanel({ conversations, files, onOpen, onNew, onSearc
       }
       persistent={conversations.persistent}
       storageNote={storageNote}
-      onShare={onShare}
     />
   );
 }

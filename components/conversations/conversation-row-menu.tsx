@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from "react";
+import { useEffect, useId, useImperativeHandle, useRef, useState, type KeyboardEvent, type ReactNode, type Ref } from "react";
 import { MoreIcon } from "./conversation-icons";
 
 interface RowMenuItem {
@@ -12,9 +12,20 @@ interface RowMenuItem {
   destructive?: boolean;
 }
 
+/** What the row does with its menu from the keyboard (ArrowRight, Shift+F10). */
+export interface RowMenuHandle {
+  /** Moves the focus to the "…" button. */
+  focusButton(): void;
+  /** Opens the menu at its first item. */
+  open(): void;
+}
+
 interface ConversationRowMenuProps {
   title: string;
   items: RowMenuItem[];
+  ref?: Ref<RowMenuHandle>;
+  /** ArrowLeft on the "…" button: back to the row. */
+  onBackToRow: () => void;
 }
 
 const MENU_WIDTH = 208;
@@ -24,10 +35,12 @@ const EDGE = 8;
 /**
  * A conversation row's "…" menu (WAI-ARIA menu button): Enter, Space or the arrow keys open it,
  * the arrows, Home and End move between items, Escape closes it and returns focus to the button,
- * Tab closes it. The menu is placed fixed under the button (above it near the bottom of the window),
- * so the list's scrolling never clips it.
+ * Tab closes it. The button is not a Tab stop of its own (the list is one, see useRovingRows): the
+ * row's ArrowRight reaches it and ArrowLeft goes back, Shift+F10 on the row opens the menu. The menu
+ * is placed fixed under the button (above it near the bottom of the window), so the list's
+ * scrolling never clips it.
  */
-export function ConversationRowMenu({ title, items }: ConversationRowMenuProps) {
+export function ConversationRowMenu({ title, items, ref, onBackToRow }: ConversationRowMenuProps) {
   const [openAt, setOpenAt] = useState<{ top: number; left: number; focus: number } | null>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
   const menuRef = useRef<HTMLDivElement>(null);
@@ -47,6 +60,8 @@ export function ConversationRowMenu({ title, items }: ConversationRowMenuProps) 
     setOpenAt(null);
     if (returnFocus) buttonRef.current?.focus();
   };
+
+  useImperativeHandle(ref, () => ({ focusButton: () => buttonRef.current?.focus(), open: () => open(0) }));
 
   const focusIndex = openAt?.focus;
   useEffect(() => {
@@ -78,6 +93,9 @@ export function ConversationRowMenu({ title, items }: ConversationRowMenuProps) 
     if (event.key === "ArrowDown" || event.key === "ArrowUp") {
       event.preventDefault();
       open(event.key === "ArrowDown" ? 0 : items.length - 1);
+    } else if (event.key === "ArrowLeft") {
+      event.preventDefault();
+      onBackToRow();
     }
   };
 
@@ -105,6 +123,7 @@ export function ConversationRowMenu({ title, items }: ConversationRowMenuProps) 
         type="button"
         data-testid="conversation-menu-button"
         data-open={isOpen ? "true" : undefined}
+        tabIndex={-1}
         aria-label={`Options for “${title}”`}
         aria-haspopup="menu"
         aria-expanded={isOpen}

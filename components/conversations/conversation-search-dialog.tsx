@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from "react";
-import { ConversationSearchIndex, type TextSegment } from "@/lib/client/conversation-search";
+import { ConversationSearchIndex, recentHits, type TextSegment } from "@/lib/client/conversation-search";
 import type { Conversation } from "@/lib/client/conversation-store";
 import { ModalDialog } from "../ui/modal-dialog";
 import { SearchIcon } from "./conversation-icons";
@@ -37,13 +37,15 @@ function Marked({ segments }: { segments: TextSegment[] }) {
 
 /**
  * Search over the titles and messages of the conversations this browser keeps (loaded only when
- * first opened: MiniSearch stays out of the chat's first download). A combobox: type, move with
- * the arrow keys, Enter or a click opens the result; Escape closes.
+ * first opened: MiniSearch stays out of the chat's first download). Before anything is typed it
+ * lists the most recent conversations (archived ones are found by searching). A combobox: type,
+ * move with the arrow keys, Enter or a click opens the result; Escape closes.
  */
 export default function ConversationSearchDialog({ accountId, loadConversations, onOpen, onClose }: ConversationSearchDialogProps) {
   const dialogRef = useRef<HTMLDialogElement>(null);
   const inputRef = useRef<HTMLInputElement>(null);
   const [index, setIndex] = useState<ConversationSearchIndex | null>(null);
+  const [loaded, setLoaded] = useState<Conversation[]>([]);
   const [failed, setFailed] = useState(false);
   const [progress, setProgress] = useState<number | null>(null);
   const [query, setQuery] = useState("");
@@ -54,11 +56,12 @@ export default function ConversationSearchDialog({ accountId, loadConversations,
     let cancelled = false;
     const found = indexFor(accountId);
     loadConversations()
-      .then((conversations) =>
-        found.sync(conversations, (done, total) => {
+      .then((conversations) => {
+        if (!cancelled) setLoaded(conversations);
+        return found.sync(conversations, (done, total) => {
           if (!cancelled) setProgress(Math.floor((100 * done) / total));
-        }),
-      )
+        });
+      })
       .then(
         () => {
           if (!cancelled) setIndex(found);
@@ -72,8 +75,10 @@ export default function ConversationSearchDialog({ accountId, loadConversations,
     };
   }, [accountId, loadConversations]);
 
-  const hits = useMemo(() => (index ? index.search(query) : []), [index, query]);
   const trimmed = query.trim();
+  const recent = useMemo(() => recentHits(loaded.filter((conversation) => !conversation.archived)), [loaded]);
+  const searched = useMemo(() => (index && trimmed ? index.search(query) : []), [index, query, trimmed]);
+  const hits = trimmed ? searched : recent;
 
   const choose = (position: number) => {
     const hit = hits[position];
@@ -95,11 +100,13 @@ export default function ConversationSearchDialog({ accountId, loadConversations,
   const optionId = (position: number) => `${listId}-option-${position}`;
   const status = failed
     ? "The conversations could not be read."
-    : !index
-      ? `Indexing the conversations in this browser…${progress === null ? "" : ` ${progress}%`}`
-      : !trimmed
-        ? "Search the titles and messages of the conversations kept in this browser."
-        : hits.length === 0
+    : !trimmed && recent.length > 0
+      ? "Recent conversations. Type to search the titles and messages of all of them."
+      : !index
+        ? `Indexing the conversations in this browser…${progress === null ? "" : ` ${progress}%`}`
+        : !trimmed
+          ? "Search the titles and messages of the conversations kept in this browser."
+          : hits.length === 0
           ? `No conversations match “${trimmed}”.`
           : `${hits.length} conversation${hits.length === 1 ? "" : "s"} found.`;
 
@@ -146,7 +153,7 @@ export default function ConversationSearchDialog({ accountId, loadConversations,
       <p role="status" className="px-4 pt-3 pb-1 text-[13px] text-muted-foreground">
         {status}
       </p>
-      <ul id={listId} role="listbox" aria-label="Conversations found" className="min-h-0 flex-1 overflow-y-auto px-2 pb-2">
+      <ul id={listId} role="listbox" aria-label={trimmed ? "Conversations found" : "Recent conversations"} className="min-h-0 flex-1 overflow-y-auto px-2 pb-2">
         {hits.map((hit, position) => (
           <li
             key={hit.conversationId}

@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { onDemand } from "@/lib/client/on-demand";
 import type { Conversations } from "./use-conversations";
-import type { ExportKind } from "./conversation-list";
+import type { ExportKind } from "./conversation-row";
 
 /** What the last import said: how it went, or why nothing was imported. */
 export interface FileNotice {

@@ -8,7 +8,7 @@ import { messagesAfterReload } from "@/lib/client/interrupted-answers";
 import { EMPTY_TREE, type MessageTree } from "@/lib/client/message-tree";
 import type { ExportedConversation } from "@/lib/client/conversation-export";
 import type { ConversationPersistence } from "@/lib/client/conversation-saver";
-import { NEW_CHAT_DRAFT, type Conversation, type ConversationSummary } from "@/lib/client/conversation-store";
+import { applyConversationChange, NEW_CHAT_DRAFT, type Conversation, type ConversationChange, type ConversationSummary } from "@/lib/client/conversation-store";
 import { readStored, removeStored, writeStored } from "@/lib/client/local-preferences";
 import { addressShowing, conversationIdIn, metaForSave, openPointerKey, type ConversationMeta } from "@/lib/client/open-conversation";
 import { useChangesElsewhere } from "./use-changes-elsewhere";
@@ -50,6 +50,8 @@ export interface Conversations {
   /** Keeps the open conversation's messages and draft (ConversationView saves through it). */
   persistence: ConversationPersistence;
   rename(id: string, title: string): void;
+  /** Pins, archives or gives a generated title (organising: see ConversationChange). */
+  organise(id: string, change: ConversationChange): void;
   /** Takes the conversation off the list and deletes it when the Undo window has passed. */
   remove(id: string): void;
   undoRemove(id: string): void;
@@ -60,6 +62,11 @@ export interface Conversations {
   addConversations(conversations: ExportedConversation[]): Promise<number>;
   /** Deletes this account's conversations and drafts, and the app's preferences, from this browser. */
   forgetThisDevice(): Promise<void>;
+}
+
+/** What the open conversation keeps besides its messages, as kept. */
+function metaOf({ createdAt, title, titleEdited, pinned, archived }: Conversation): ConversationMeta {
+  return { createdAt, title, titleEdited, pinned, archived };
 }
 
 /** Shows the conversation in the address bar (a new chat: none); `push` makes it a step Back returns from. */
@@ -102,7 +109,7 @@ export function useConversations(accountId: string, sync: ConversationSync, inbo
         const { tree, path } = treeOfConversation(found);
         show(
           { id: found.id, messages: messagesAfterReload(path), tree, draft: await current.getDraft(accountId, found.id), saved: true },
-          { createdAt: found.createdAt, title: found.title, titleEdited: found.titleEdited },
+          metaOf(found),
         );
         writeStored(openPointerKey(accountId), found.id);
         showInUrl(found.id, "replace");
@@ -205,6 +212,18 @@ export function useConversations(accountId: string, sync: ConversationSync, inbo
     [accountId, refreshList, storeRef],
   );
 
+  // Organising changes the store (queued for the server like a rename) and, for the open conversation, what its next save keeps.
+  const organise = useCallback(
+    (id: string, change: ConversationChange) => {
+      if (activeRef.current?.id === id && metaRef.current) metaRef.current = applyConversationChange(metaRef.current, change);
+      void storeRef.current?.update(accountId, id, change, { queue: syncRef.current.queue }).then(() => {
+        syncRef.current.announce([id]);
+        return refreshList();
+      });
+    },
+    [accountId, refreshList, storeRef],
+  );
+
   const listRef = useRef(list);
   useEffect(() => {
     listRef.current = list;
@@ -240,7 +259,7 @@ export function useConversations(accountId: string, sync: ConversationSync, inbo
     refreshList,
     onOpenDeleted: startNew,
     onOpenChanged: useCallback((found: Conversation) => {
-      metaRef.current = { createdAt: found.createdAt, title: found.title, titleEdited: found.titleEdited };
+      metaRef.current = metaOf(found);
     }, []),
     inbox,
   });
@@ -255,6 +274,7 @@ export function useConversations(accountId: string, sync: ConversationSync, inbo
     startNew,
     persistence,
     rename,
+    organise,
     remove,
     undoRemove,
     ...copies,

@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState } from "react";
 import { agentActionText } from "@/lib/client/agent-activity";
 import type { RealtimeSessionOptions } from "@/lib/client/realtime";
-import type { VoiceAgentAction } from "@/lib/client/realtime-chat-messages";
+import { agentActionAt, type VoiceAgentAction } from "@/lib/client/realtime-chat-messages";
 import type { TranscriptLine } from "@/lib/client/realtime-transcript";
 import { iconButton, primaryButton } from "../ui/button-styles";
 import { AgentPanel } from "./agent-panel";
@@ -54,7 +54,7 @@ export function VoiceDialog({ onClose, onTranscript, onSignInAgain, agentVoice =
     for (const event of activity.slice(recordedEventsRef.current)) {
       const review = activity.find((earlier) => earlier.type === "tool.pending_confirmation" && earlier.callId === event.callId)?.review;
       const text = agentActionText(event, review);
-      if (text) actionsRef.current.push({ afterLineId: lines.findLast((line) => line.text.trim() !== "")?.id ?? null, text });
+      if (text) actionsRef.current.push(agentActionAt(lines, text));
     }
     recordedEventsRef.current = activity.length;
   }, [activity, lines]);

@@ -1,5 +1,6 @@
 import { expect, type Browser, type BrowserContext, type Locator, type Page } from "@playwright/test";
 import type { MockAccount, MockControl } from "../support/mock-control";
+import { turnGeneratedTitlesOff } from "../support/generated-titles";
 import { signInThroughControlApi } from "../support/sign-in";
 import { ChatPage } from "./chat-page";
 
@@ -74,9 +75,15 @@ export class HistoryPage {
   }
 }
 
-/** One device: a browser context signed in as the account, with a first tab. */
-export async function signedInDevice(browser: Browser, mock: MockControl, account: MockAccount): Promise<{ context: BrowserContext; tab: HistoryPage }> {
+/** One device: a browser context signed in as the account, with a first tab; generated titles off unless asked for, as in the suite's own pages. */
+export async function signedInDevice(
+  browser: Browser,
+  mock: MockControl,
+  account: MockAccount,
+  { generatedTitles = false }: { generatedTitles?: boolean } = {},
+): Promise<{ context: BrowserContext; tab: HistoryPage }> {
   const context = await browser.newContext();
+  if (!generatedTitles) await turnGeneratedTitlesOff(context);
   const page = await context.newPage();
   await signInThroughControlApi(page, mock, account);
   return { context, tab: new HistoryPage(page) };

@@ -30,21 +30,32 @@ export interface ChatDb extends DBSchema {
 export type ChatDatabase = IDBPDatabase<ChatDb>;
 
 const DB_NAME = "lwc-chat";
-/** 1: conversations and drafts; 2: the outbox and the sync state. */
-const DB_VERSION = 2;
+/**
+ * 1: conversations and drafts; 2: the outbox and the sync state; 3: every conversation has
+ * `pinned` and `archived`. A build that added the flags before the outbox also called its database
+ * 2: version 3 makes whatever of the outbox and the sync state such a database lacks.
+ */
+const DB_VERSION = 3;
 
 export async function openChatDb(): Promise<ChatDatabase> {
   if (typeof globalThis.indexedDB === "undefined") throw new Error("IndexedDB is not available");
   const database: ChatDatabase = await openDB<ChatDb>(DB_NAME, DB_VERSION, {
-    upgrade(upgrading, oldVersion) {
+    async upgrade(upgrading, oldVersion, _newVersion, transaction) {
       if (oldVersion < 1) {
         const conversations = upgrading.createObjectStore("conversations", { keyPath: ["accountId", "id"] });
         conversations.createIndex("byAccount", "accountId");
         upgrading.createObjectStore("drafts", { keyPath: ["accountId", "key"] });
       }
-      if (oldVersion < 2) {
-        upgrading.createObjectStore("outbox", { keyPath: ["accountId", "key"] });
-        upgrading.createObjectStore("sync", { keyPath: "accountId" });
+      if (oldVersion < 3) {
+        if (!upgrading.objectStoreNames.contains("outbox")) upgrading.createObjectStore("outbox", { keyPath: ["accountId", "key"] });
+        if (!upgrading.objectStoreNames.contains("sync")) upgrading.createObjectStore("sync", { keyPath: "accountId" });
+      }
+      if (oldVersion >= 1 && oldVersion < 3) {
+        const conversations = transaction.objectStore("conversations");
+        for (let cursor = await conversations.openCursor(); cursor; cursor = await cursor.continue()) {
+          const { pinned, archived } = cursor.value;
+          if (typeof pinned !== "boolean" || typeof archived !== "boolean") await cursor.update({ ...cursor.value, pinned: pinned === true, archived: archived === true });
+        }
       }
     },
     // A tab of a newer version of the app wants to upgrade the database: this one steps aside

@@ -1,6 +1,7 @@
 import { APICallError, NoOutputGeneratedError } from "ai";
 import { describe, expect, it } from "vitest";
 import { decodeChatError, describeChatError, encodeChatError } from "./chat-error";
+import { canRetry } from "./chat-turns";
 
 function apiError(statusCode: number | undefined, body?: unknown, headers?: Record<string, string>) {
   return new APICallError({
@@ -99,6 +100,17 @@ describe("describeChatError", () => {
     expect(describeChatError(new NoOutputGeneratedError()).code).toBe("no_output");
     expect(describeChatError(apiError(200)).code).toBe("stream_failed");
     expect(describeChatError(apiError(500, { type: "response.failed", response: { error: { message: "boom" } } })).code).toBe("stream_failed");
+  });
+
+  it("tells a refusal (a picture the safety system blocked) from an interrupted answer: the provider's words, and no retry", () => {
+    const refusal = { type: "response.failed", sequence_number: 2, response: { error: { code: "moderation_blocked", message: "Your request was rejected by the safety system." } } };
+    // Before any output the AI SDK throws an API call error whose body is the event; later, its stream error.
+    for (const error of [apiError(500, refusal), { message: "Your request was rejected by the safety system.", code: "moderation_blocked", data: refusal }]) {
+      const described = describeChatError(error);
+      expect(described).toEqual({ code: "refused", message: "Your request was rejected by the safety system." });
+      expect(canRetry(described)).toBe(false);
+    }
+    expect(describeChatError(apiError(500, { type: "response.failed", response: { error: { code: "server_error", message: "boom" } } })).code).toBe("stream_failed");
   });
 
   it("says each ChatGPT plan refusal of a Sign in with ChatGPT session in words, the field named where one was refused", () => {

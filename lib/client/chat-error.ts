@@ -11,12 +11,14 @@ export interface UsageLimitInfo {
 }
 
 /** The service's code (lib/error-codes.ts), or one of the browser's own for failures it sees itself. */
-type ChatErrorCode = ApiErrorCode | "usage_limit" | "images_not_supported" | "no_output" | "stream_failed";
+type ChatErrorCode = ApiErrorCode | "usage_limit" | "images_not_supported" | "refused" | "sent_while_signed_out" | "no_output" | "stream_failed";
 
 /**
  * A chat failure in a form the UI can show: `code` is the service's error code where there is one
  * (`rate_limited`, `model_not_allowed`, `not_authenticated`, `responses_request_failed`, ...), plus
- * `usage_limit` for the plan's limit, `images_not_supported` for a model that refused images, and
+ * `usage_limit` for the plan's limit, `images_not_supported` for a model that refused images,
+ * `refused` for a request the provider's safety system declined (a picture it would not make),
+ * `sent_while_signed_out` for a `not_authenticated` turn shown after signing in again, and
  * `network_error`, `no_output`, `stream_failed` for failures
  * that never reached or left the service cleanly.
  */
@@ -113,6 +115,24 @@ function streamPlanError(event: Record<string, unknown> | undefined): ChatErrorI
     if (isPlanCode(code) || code === "unsupported_field") return planError(code, asNumber(candidate?.status), candidate?.field ?? candidate?.param);
   }
   return asRecord(event.data) ? streamPlanError(asRecord(event.data)) : undefined;
+}
+
+/**
+ * The codes a `response.failed` event carries when the provider declined the request itself (its
+ * safety system blocked a picture): asking again gets the same answer, so it is not an interruption.
+ */
+const REFUSAL_CODES = new Set(["moderation_blocked", "content_policy_violation"]);
+
+/** A refusal inside the stream, from the same shapes as streamPlanError reads; its message is the provider's. */
+function streamRefusal(event: Record<string, unknown> | undefined): ChatErrorInfo | undefined {
+  if (!event) return undefined;
+  const nested = asRecord(asRecord(event.response)?.error) ?? asRecord(event.error);
+  for (const candidate of [event, nested]) {
+    if (typeof candidate?.code !== "string" || !REFUSAL_CODES.has(candidate.code)) continue;
+    const message = typeof nested?.message === "string" ? nested.message : typeof candidate.message === "string" ? candidate.message : "";
+    return { code: "refused", message: message || "The request was declined by the provider's safety system." };
+  }
+  return asRecord(event.data) ? streamRefusal(asRecord(event.data)) : undefined;
 }
 
 function describeServiceError(status: number | undefined, body: Record<string, unknown> | undefined, retryAfterHeader?: string): ChatErrorInfo {
@@ -221,7 +241,7 @@ function describeAnyError(error: unknown): ChatErrorInfo {
     const body = parseJsonObject(error.responseBody);
     // A failure event inside the SSE stream (response.failed / error) arrives as an APICallError too.
     if (body && typeof body.error !== "string" && (body.type === "response.failed" || body.type === "error")) {
-      return streamPlanError(body) ?? { code: "stream_failed", message: `The answer was interrupted: ${error.message}` };
+      return streamPlanError(body) ?? streamRefusal(body) ?? { code: "stream_failed", message: `The answer was interrupted: ${error.message}` };
     }
     return describeServiceError(error.statusCode, body, error.responseHeaders?.["retry-after"]);
   }
@@ -231,7 +251,7 @@ function describeAnyError(error: unknown): ChatErrorInfo {
   if (error instanceof TypeError) {
     return { code: "network_error", message: "Couldn't reach the server. Check your connection and try again." };
   }
-  const planRefusal = streamPlanError(asRecord(error));
+  const planRefusal = streamPlanError(asRecord(error)) ?? streamRefusal(asRecord(error));
   if (planRefusal) return planRefusal;
   // An `error` event inside the stream (e.g. the proxy's upstream_stream_interrupted) reaches us as the raw event.
   if (isStreamErrorEvent(error)) {

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { ChatErrorInfo } from "./chat-error";
 import {
   canRetry,
+  failureAfterSignIn,
   isFailedMessage,
   isLastTurn,
   lastCompletedExchange,
@@ -40,6 +41,15 @@ describe("failed turns", () => {
     expect(removeTurn(history, "u2").map((message) => message.id)).toEqual(["u1", "a1"]);
     expect(isLastTurn(history, "u2")).toBe(true);
     expect(isLastTurn(history, "u1")).toBe(false);
+  });
+
+  it("once signed in again, a turn refused as signed out says so and can be sent again", () => {
+    const signedOut: ChatErrorInfo = { code: "not_authenticated", status: 401, message: "You're signed out. Sign in again to keep chatting." };
+    const shown = failureAfterSignIn(signedOut);
+    expect(shown.code).toBe("sent_while_signed_out");
+    expect(shown.message).not.toMatch(/sign in again/i);
+    expect(canRetry(shown)).toBe(true);
+    expect(failureAfterSignIn(failure)).toBe(failure);
   });
 
   it("offers retry only where sending again can work", () => {

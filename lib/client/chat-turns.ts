@@ -145,7 +145,8 @@ export function isLastTurn(messages: readonly UIMessage[], userMessageId: string
 
 /**
  * Whether sending the same turn again can work. A usage limit waits for its reset, a conversation
- * over the size limit stays over it, a model that refused images refuses them again, a model out of
+ * over the size limit stays over it, a model that refused images refuses them again, a request the
+ * provider's safety system declined is declined again, a model out of
  * reach (above the server's client version, or retired) stays so, and a signed-out session or a
  * refused origin needs something else first; everything else (network, 5xx, a cut stream, a wait
  * of seconds) may succeed.
@@ -155,6 +156,7 @@ export function canRetry(failure: ChatErrorInfo): boolean {
     "usage_limit",
     "responses_request_too_large",
     "images_not_supported",
+    "refused",
     "client_version_outdated",
     "model_not_supported",
     "not_authenticated",
@@ -169,6 +171,15 @@ export function canRetry(failure: ChatErrorInfo): boolean {
     "not_available_with_siwc",
     "unsupported_field",
   ].includes(failure.code);
+}
+
+/**
+ * A turn refused as signed out, shown after the person signed in again: "Sign in again" has nothing
+ * left to do, and sending the turn again can work now. Any other failure is shown as it was.
+ */
+export function failureAfterSignIn(failure: ChatErrorInfo): ChatErrorInfo {
+  if (failure.code !== "not_authenticated") return failure;
+  return { code: "sent_while_signed_out", status: failure.status, message: "This was sent while you were signed out. You're signed in again, so you can send it now." };
 }
 
 /** The last completed exchange (user message and its answer) before a failed turn, to carry into a new chat. */

@@ -40,7 +40,7 @@ function sample(): Conversation {
     },
     { id: "u3", role: "user", metadata: { failure: { code: "usage_limit", message: "You reached your plan's limit." } }, parts: [{ type: "text", text: "And again?" }] },
   ];
-  return { id: "c1", accountId: "acct_secret", title: "Sales chart", titleEdited: false, createdAt: at, updatedAt: at + 120_000, messages };
+  return { id: "c1", accountId: "acct_secret", title: "Sales chart", titleEdited: false, pinned: true, archived: false, createdAt: at, updatedAt: at + 120_000, messages };
 }
 
 describe("Markdown export", () => {
@@ -92,6 +92,7 @@ describe("JSON export", () => {
     const single = conversationFile(sample(), now);
     expect(single).toMatchObject({ format: "lwc-chat-conversation", version: 1, exportedAt: "2026-05-01T09:30:00.000Z" });
     expect(single.conversation).not.toHaveProperty("accountId");
+    expect(single.conversation).toMatchObject({ title: "Sales chart", titleEdited: false, pinned: true, archived: false });
     expect(single.conversation.messages[0]?.parts[0]).toMatchObject({ url: png });
     const backup = backupFile([sample(), { ...sample(), id: "c2" }], now);
     expect(backup).toMatchObject({ format: "lwc-chat-backup", version: 1 });

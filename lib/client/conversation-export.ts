@@ -30,8 +30,8 @@ export interface BackupFile {
 }
 
 function withoutAccount(conversation: Conversation): ExportedConversation {
-  const { id, title, titleEdited, createdAt, updatedAt, messages } = conversation;
-  return { id, title, titleEdited, createdAt, updatedAt, messages };
+  const { id, title, titleEdited, pinned, archived, createdAt, updatedAt, messages } = conversation;
+  return { id, title, titleEdited, pinned, archived, createdAt, updatedAt, messages };
 }
 
 export function conversationFile(conversation: Conversation, now: Date): ConversationFile {

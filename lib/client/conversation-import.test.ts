@@ -9,6 +9,8 @@ function conversation(id: string, text = "hello"): Conversation {
     accountId: "acct_a",
     title: text,
     titleEdited: false,
+    pinned: false,
+    archived: false,
     createdAt: 1,
     updatedAt: 2,
     messages: [
@@ -27,6 +29,16 @@ describe("parseImportFile", () => {
     expect(parseImportFile(json(backup))).toEqual({ ok: true, conversations: backup.conversations });
     const single = conversationFile(conversation("c3"), now);
     expect(parseImportFile(json(single))).toEqual({ ok: true, conversations: [single.conversation] });
+  });
+
+  it("keeps a conversation's pin and archive, and reads a file from before them as neither", () => {
+    const organised = backupFile([{ ...conversation("c1"), pinned: true, archived: true }], now);
+    expect(parseImportFile(json(organised))).toMatchObject({ ok: true, conversations: [{ id: "c1", pinned: true, archived: true }] });
+    const older: Record<string, unknown> = { ...organised.conversations[0] };
+    delete older.pinned;
+    delete older.archived;
+    expect(parseImportFile(json({ ...organised, conversations: [older] }))).toMatchObject({ ok: true, conversations: [{ id: "c1", pinned: false, archived: false }] });
+    expect(parseImportFile(json({ ...organised, conversations: [{ ...older, pinned: "yes" }] }))).toMatchObject({ ok: false });
   });
 
   it("refuses a file that is not JSON, or not ours, saying so", () => {

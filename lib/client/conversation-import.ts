@@ -101,6 +101,9 @@ const conversation = z.object({
   id: z.string().min(1).max(200),
   title: z.string().max(1000),
   titleEdited: z.boolean(),
+  // Files from before pins and the archive have neither.
+  pinned: z.boolean().default(false),
+  archived: z.boolean().default(false),
   createdAt: z.number(),
   updatedAt: z.number(),
   messages: z.array(message),

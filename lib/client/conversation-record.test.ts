@@ -78,7 +78,7 @@ describe("a tab's save", () => {
   });
 
   it("reads a conversation kept before messages had parents as a line", () => {
-    const old: Conversation = { ...where, title: "Old", titleEdited: false, createdAt: 5, updatedAt: 6, messages: [user("q1"), answer("a1")] };
+    const old: Conversation = { ...where, title: "Old", titleEdited: false, pinned: false, archived: false, createdAt: 5, updatedAt: 6, messages: [user("q1"), answer("a1")] };
     const merged = mergeLocalSave(old, where, save([user("q1"), answer("a1"), user("q2")]), 100);
     expect(merged?.changes.messages).toEqual(["q2"]);
     expect(merged?.conversation.links?.q2?.parentId).toBe("a1");

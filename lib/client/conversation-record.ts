@@ -1,4 +1,4 @@
-import { textOf, type ChatUIMessage } from "./chat-turns";
+import { isFailedMessage, textOf, type ChatUIMessage } from "./chat-turns";
 import { titleFromText, type Conversation } from "./conversation-store";
 import { branchPath, EMPTY_TREE, sameMessage, treeFromLinear, withoutMessages, type MessageLink, type MessageTree, type TreeMessage } from "./message-tree";
 
@@ -49,6 +49,13 @@ function titleFor(tree: MessageTree, path: readonly ChatUIMessage[]): string {
   }
   const question = first?.message ?? path.find((message) => message.role === "user");
   return titleFromText(question ? textOf(question) : "");
+}
+
+/** Whether the kept title stays as it is: the conversation had an answer, and a title of words. */
+function titleSettled(stored: Conversation, tree: MessageTree): boolean {
+  if (stored.title === titleFromText("")) return false;
+  for (const node of tree.nodes.values()) if (node.message.role === "assistant" && !isFailedMessage(node.message)) return true;
+  return false;
 }
 
 /** What a tab saves: the branch on screen, the conversation's title and start, and messages it took out for good. */
@@ -106,14 +113,16 @@ export function mergeLocalSave(
   const merged: MessageTree = { nodes, removed: tree.removed };
   const path = branchPath(merged, save.path.map((message) => message.id));
 
-  // A title the person gave (here or on another device) stays; otherwise it follows the first question.
+  // A title the person gave (here or on another device) stays; otherwise it follows the first
+  // question until the conversation has an answer: then a title may be generated for it, here or
+  // on another device, and the one kept stays.
   const titleEdited = stored?.titleEdited === true || save.titleEdited;
-  const title = stored?.titleEdited ? stored.title : save.titleEdited ? save.title : titleFor(merged, path);
+  const title = stored?.titleEdited ? stored.title : save.titleEdited ? save.title : stored && titleSettled(stored, before.tree) ? stored.title : titleFor(merged, path);
   const titleChanged = !stored || stored.title !== title || stored.titleEdited !== titleEdited;
   const pathChanged = !stored || stored.messages.length !== path.length || stored.messages.some((message, index) => message.id !== path[index]!.id);
   if (!titleChanged && !pathChanged && written.length === 0 && deletedMessages.length === 0 && stored?.links) return undefined;
 
-  const base: Conversation = stored ?? { id: ids.id, accountId: ids.accountId, title, titleEdited, createdAt: save.createdAt, updatedAt: now, messages: [] };
+  const base: Conversation = stored ?? { id: ids.id, accountId: ids.accountId, title, titleEdited, pinned: false, archived: false, createdAt: save.createdAt, updatedAt: now, messages: [] };
   const conversation = conversationWithTree(
     {
       ...base,
@@ -193,6 +202,8 @@ export function applyRemote(
     accountId: ids.accountId,
     title: "",
     titleEdited: false,
+    pinned: false,
+    archived: false,
     createdAt: times.length > 0 ? Math.min(...times) : Date.now(),
     updatedAt: times.length > 0 ? Math.max(...times) : Date.now(),
     messages: [],

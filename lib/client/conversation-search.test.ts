@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConversationSearchIndex, markTerms, snippetAround, type SearchableConversation, type TextSegment } from "./conversation-search";
+import { ConversationSearchIndex, markTerms, recentHits, snippetAround, type SearchableConversation, type TextSegment } from "./conversation-search";
 
 function conversation(id: string, title: string, texts: string[], updatedAt = 1): SearchableConversation {
   return {
@@ -48,11 +48,40 @@ describe("ConversationSearchIndex", () => {
     expect(marked(titleHit!.title)).toEqual(["Weekend"]);
     expect(plain(titleHit!.snippet)).toBe("Where should we eat?");
     expect(index.search("hydra")[0]?.conversationId).toBe("bread");
-    // Three letters are not yet a prefix (too many words start with them), only a whole word.
-    expect(index.search("hyd")).toEqual([]);
     expect(index.search("belem")[0]?.messageId).toBe("trip-m1");
     expect(index.search("sourdogh")[0]?.conversationId).toBe("bread");
     expect(index.search("   ")).toEqual([]);
+  });
+
+  it("matches the word being typed from its first letters: in titles always, in messages once few words start so", async () => {
+    const kyoto = conversation("kyoto", "Trip to Kyoto", ["Which temples first?", "Start in Higashiyama."]);
+    const index = new ConversationSearchIndex();
+    await index.sync([trip, bread, kyoto]);
+    expect(index.search("kyo").map((hit) => hit.conversationId)).toEqual(["kyoto"]);
+    expect(index.search("k").map((hit) => hit.conversationId)).toEqual(["kyoto"]);
+    expect(index.search("trip ky").map((hit) => hit.conversationId)).toEqual(["kyoto"]);
+    // In messages: "hig" starts one word of all the text, so it counts as a prefix there too.
+    expect(index.search("hig")[0]).toMatchObject({ conversationId: "kyoto", messageId: "kyoto-m1" });
+    expect(index.search("hyd")[0]).toMatchObject({ conversationId: "bread", messageId: "bread-m1" });
+  });
+
+  it("in messages, a short prefix that starts many words counts only as the whole word", async () => {
+    const many = conversation("many", "Words", [Array.from({ length: 40 }, (_, index) => `ta${String.fromCharCode(97 + (index % 26))}${index}`).join(" ")]);
+    const index = new ConversationSearchIndex();
+    await index.sync([many]);
+    expect(index.search("ta")).toEqual([]);
+    expect(index.search("taa0").map((hit) => hit.conversationId)).toEqual(["many"]);
+  });
+
+  it("lists the most recent conversations, newest first, before anything is typed", () => {
+    const older = conversation("older", "Older", ["old question"], 10);
+    const newer = conversation("newer", "Newer", ["new question"], 20);
+    const recent = recentHits([older, newer], 1);
+    expect(recent).toHaveLength(1);
+    expect(recent[0]).toMatchObject({ conversationId: "newer", messageId: null, updatedAt: 20 });
+    expect(plain(recent[0]!.title)).toBe("Newer");
+    expect(plain(recent[0]!.snippet)).toBe("new question");
+    expect(recentHits([older, newer]).map((hit) => hit.conversationId)).toEqual(["newer", "older"]);
   });
 
   it("follows the store: re-indexes a changed conversation and forgets a removed one", async () => {

@@ -37,10 +37,16 @@ const MAX_HITS = 20;
 const SNIPPET_CHARS = 140;
 const SNIPPET_LEAD = 40;
 /**
- * The word being typed counts as a prefix from this many letters on. Shorter prefixes match so
- * many words that a query over a thousand long conversations takes hundreds of milliseconds.
+ * The word being typed counts as a prefix of any word from this many letters on. Shorter, it is a
+ * prefix in titles (few words), and in messages only when few of their words start with it: a
+ * short prefix of a common start expands to so many words that a query over a thousand long
+ * conversations takes hundreds of milliseconds (docs/benchmarks.md#conversation-search).
  */
 const MIN_PREFIX_CHARS = 4;
+/** A shorter prefix counts in messages when at most this many of their words start with it. */
+const SHORT_PREFIX_MAX_WORDS = 5;
+/** How many conversations the dialog lists before anything is typed. */
+const RECENT_HITS = 8;
 /** Conversations indexed between two pauses that let the page draw (and show progress). */
 const SYNC_CHUNK = 25;
 /** Up to this many matched words, a substring check skips messages before they are split into words. */
@@ -56,6 +62,8 @@ function normalizeTerm(term: string): string {
   return term.normalize("NFD").replace(/\p{Diacritic}/gu, "").toLowerCase();
 }
 const ASCII = /^[\x00-\x7f]*$/;
+
+type Query = Parameters<MiniSearch["search"]>[0];
 
 interface IndexedDocument {
   id: string;
@@ -119,15 +127,53 @@ export function snippetAround(text: string, at: number, terms: ReadonlySet<strin
   return segments;
 }
 
+/** The first message with text, as a snippet: what a conversation is about when no word matched in it. */
+function openingSnippet(conversation: SearchableConversation): TextSegment[] {
+  const opening = conversation.messages.map(messageText).find((text) => text.trim()) ?? "";
+  return snippetAround(opening, 0, new Set());
+}
+
+/** The most recent conversations, newest first, as unmatched hits: what the search shows before anything is typed. */
+export function recentHits(conversations: readonly SearchableConversation[], limit = RECENT_HITS): SearchHit[] {
+  return [...conversations]
+    .sort((a, b) => b.updatedAt - a.updatedAt)
+    .slice(0, limit)
+    .map((conversation) => ({
+      conversationId: conversation.id,
+      title: [{ text: conversation.title, match: false }],
+      updatedAt: conversation.updatedAt,
+      messageId: null,
+      snippet: openingSnippet(conversation),
+    }));
+}
+
+/**
+ * MiniSearch, plus one question its term index (a radix tree, kept for subclasses) answers at the
+ * cost of the words it returns: which words of message text start with a prefix.
+ */
+class MessageWordIndex extends MiniSearch<IndexedDocument> {
+  /** Words of message text starting with `prefix`: all of them when at most `limit`, else `limit + 1` of them. */
+  textWordsStartingWith(prefix: string, limit: number): string[] {
+    const textField = this._fieldIds.text;
+    const words: string[] = [];
+    for (const [word, fields] of this._index.atPrefix(prefix)) {
+      if (textField === undefined || !fields.get(textField)?.size) continue;
+      words.push(word);
+      if (words.length > limit) break;
+    }
+    return words;
+  }
+}
+
 export class ConversationSearchIndex {
-  private readonly index = new MiniSearch<IndexedDocument>({
+  private readonly index = new MessageWordIndex({
     fields: ["title", "text"],
     processTerm: normalizeTerm,
     searchOptions: {
       boost: { title: 2 },
       combineWith: "AND",
-      // The last word may still be being typed; longer words forgive one typo.
-      prefix: (term, position, terms) => position === terms.length - 1 && term.length >= MIN_PREFIX_CHARS,
+      // Longer words forgive one typo; the word being typed is a prefix (see typedWord).
+      prefix: false,
       fuzzy: (term) => (term.length >= 6 ? 1 : false),
     },
   });
@@ -173,11 +219,30 @@ export class ConversationSearchIndex {
     }
   }
 
+  /**
+   * The word still being typed: a prefix from MIN_PREFIX_CHARS letters on; shorter, a prefix in
+   * titles, and in messages either its few expansions or the whole word.
+   */
+  private typedWord(word: string): Query {
+    if (word.length >= MIN_PREFIX_CHARS) return { queries: [word], prefix: true };
+    const expansions = this.index.textWordsStartingWith(word, SHORT_PREFIX_MAX_WORDS);
+    const inText = expansions.length > 0 && expansions.length <= SHORT_PREFIX_MAX_WORDS ? expansions : [word];
+    return {
+      combineWith: "OR",
+      queries: [
+        { queries: [word], fields: ["title"], prefix: true },
+        { queries: inText, fields: ["text"], combineWith: "OR" },
+      ],
+    };
+  }
+
   /** The best conversations for `query` (all its words must occur), best first. */
   search(query: string, limit = MAX_HITS): SearchHit[] {
-    if (!query.trim()) return [];
+    const words = [...query.matchAll(WORD)].map((word) => normalizeTerm(word[0]));
+    if (words.length === 0) return [];
+    const queries: Query[] = words.map((word, position) => (position === words.length - 1 ? this.typedWord(word) : word));
     return this.index
-      .search(query)
+      .search({ combineWith: "AND", queries })
       .slice(0, limit)
       .flatMap((result) => {
         const conversation = this.conversations.get(result.id as string);
@@ -201,7 +266,6 @@ export class ConversationSearchIndex {
       }
     }
     if (best) return { conversationId: conversation.id, title, updatedAt: conversation.updatedAt, messageId: best.id, snippet: snippetAround(best.text, best.first, inText) };
-    const opening = conversation.messages.map(messageText).find((text) => text.trim()) ?? "";
-    return { conversationId: conversation.id, title, updatedAt: conversation.updatedAt, messageId: null, snippet: snippetAround(opening, 0, new Set()) };
+    return { conversationId: conversation.id, title, updatedAt: conversation.updatedAt, messageId: null, snippet: openingSnippet(conversation) };
   }
 }

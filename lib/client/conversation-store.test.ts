@@ -1,6 +1,9 @@
 import "fake-indexeddb/auto";
 import { IDBFactory } from "fake-indexeddb";
+import { openDB, type IDBPDatabase } from "idb";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { openChatDb } from "./chat-db";
+import { createHistoryStore } from "./history-store";
 import {
   createMemoryConversationStore,
   openConversationStore,
@@ -16,6 +19,8 @@ function conversation(accountId: string, id: string, updatedAt: number, text = "
     accountId,
     title: titleFromText(text),
     titleEdited: false,
+    pinned: false,
+    archived: false,
     createdAt: updatedAt,
     updatedAt,
     messages: [{ id: `${id}-m1`, role: "user", parts: [{ type: "text", text }] }],
@@ -62,6 +67,33 @@ describe.each([
     expect(await store.list("acct_a")).toEqual([]);
   });
 
+  it("pins and archives, in the list too, without moving the conversation in time", async () => {
+    const store = await open();
+    await store.save(conversation("acct_a", "c1", 100));
+    await store.save(conversation("acct_a", "c2", 200));
+    await store.update("acct_a", "c1", { pinned: true });
+    await store.update("acct_a", "c2", { archived: true });
+    expect(await store.list("acct_a")).toEqual([
+      { id: "c2", title: "hello", updatedAt: 200, pinned: false, archived: true },
+      { id: "c1", title: "hello", updatedAt: 100, pinned: true, archived: false },
+    ]);
+    await store.update("acct_a", "c1", { pinned: false });
+    expect(await store.get("acct_a", "c1")).toMatchObject({ pinned: false, archived: false, updatedAt: 100 });
+    // An id the account does not have changes nothing.
+    await store.update("acct_b", "c1", { pinned: true });
+    expect(await store.get("acct_b", "c1")).toBeUndefined();
+  });
+
+  it("takes a generated title only while the person has not named the conversation", async () => {
+    const store = await open();
+    await store.save(conversation("acct_a", "c1", 100, "plan a trip to Kyoto in April"));
+    await store.update("acct_a", "c1", { generatedTitle: "Kyoto in April" });
+    expect(await store.get("acct_a", "c1")).toMatchObject({ title: "Kyoto in April", titleEdited: false });
+    await store.rename("acct_a", "c1", "My trip");
+    await store.update("acct_a", "c1", { generatedTitle: "Something else" });
+    expect(await store.get("acct_a", "c1")).toMatchObject({ title: "My trip", titleEdited: true });
+  });
+
   it("reads an account's conversations whole, newest first", async () => {
     const store = await open();
     await store.save(conversation("acct_a", "c1", 100, "older"));
@@ -100,6 +132,63 @@ describe.each([
     await store.forgetAccount("acct_a");
     expect(await store.getDraft("acct_a", "new")).toBe("");
     expect(await store.getDraft("acct_b", "c1")).toBe("someone else's");
+  });
+});
+
+describe("the IndexedDB schema", () => {
+  /** A conversation as a version without the flags kept it. */
+  const withoutFlags = () => {
+    const before: Record<string, unknown> = { ...conversation("acct_a", "c1", 100, "from before") };
+    delete before.pinned;
+    delete before.archived;
+    return before;
+  };
+  const createV1 = (database: IDBPDatabase) => {
+    const conversations = database.createObjectStore("conversations", { keyPath: ["accountId", "id"] });
+    conversations.createIndex("byAccount", "accountId");
+    database.createObjectStore("drafts", { keyPath: ["accountId", "key"] });
+  };
+  const expectUpgraded = async (kept: Record<string, unknown>) => {
+    const db = await openChatDb();
+    expect(db.version).toBe(3);
+    expect([...db.objectStoreNames].sort()).toEqual(["conversations", "drafts", "outbox", "sync"]);
+    const store = await openIndexedDbConversationStore(db);
+    expect(await store.get("acct_a", "c1")).toEqual({ ...kept, pinned: kept.pinned === true, archived: false });
+    expect(await store.list("acct_a")).toEqual([{ id: "c1", title: "from before", updatedAt: 100, pinned: kept.pinned === true, archived: false }]);
+    // The queue for the server works on the upgraded database.
+    await store.rename("acct_a", "c1", "Renamed", { queue: true });
+    expect((await createHistoryStore(db).pending("acct_a")).map(({ row }) => row.entry.kind)).toEqual(["conversation"]);
+    db.close();
+  };
+
+  it("upgrades a version 1 database: every conversation is kept, not pinned and not archived", async () => {
+    const old = await openDB("lwc-chat", 1, { upgrade: createV1 });
+    const before = withoutFlags();
+    await old.put("conversations", before);
+    old.close();
+    await expectUpgraded(before);
+  });
+
+  it("upgrades a version 2 database with the queue for the server but no flags", async () => {
+    const old = await openDB("lwc-chat", 2, {
+      upgrade(database) {
+        createV1(database);
+        database.createObjectStore("outbox", { keyPath: ["accountId", "key"] });
+        database.createObjectStore("sync", { keyPath: "accountId" });
+      },
+    });
+    const before = withoutFlags();
+    await old.put("conversations", before);
+    old.close();
+    await expectUpgraded(before);
+  });
+
+  it("upgrades a version 2 database with the flags but no queue (a build that added them first)", async () => {
+    const old = await openDB("lwc-chat", 2, { upgrade: createV1 });
+    const before = { ...conversation("acct_a", "c1", 100, "from before"), pinned: true };
+    await old.put("conversations", before);
+    old.close();
+    await expectUpgraded(before);
   });
 });
 

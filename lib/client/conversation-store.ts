@@ -6,15 +6,21 @@ import { entriesForSave, type OutboxEntry } from "./history-outbox";
 import type { MessageLink } from "./message-tree";
 
 /**
- * Conversations live in this browser only (IndexedDB), one set per signed-in account: the server
- * never sees them except as the request of the moment. Drafts are kept the same way.
+ * This browser's copy of the conversations (IndexedDB), one set per signed-in account, and the
+ * drafts (kept here only). Where the server keeps chats, each write can queue what it changed for
+ * it (WriteOptions). The fields beside `messages` have the names of the server's chat history
+ * (docs/api.md#chat-history).
  */
 export interface Conversation {
   id: string;
   accountId: string;
   title: string;
-  /** True once the person renamed it; the title then no longer follows the first message. */
+  /** True once the person renamed it; the title then no longer follows the first message nor takes a generated one. */
   titleEdited: boolean;
+  /** Shown under Pinned, at the top of the list. */
+  pinned: boolean;
+  /** Out of the list, in its own Archived section; still searchable. */
+  archived: boolean;
   createdAt: number;
   updatedAt: number;
   /** The branch shown, oldest first (what search, export and the first paint read). */
@@ -30,11 +36,47 @@ export interface Conversation {
   removedMessages?: Record<string, string | null>;
   /** The rev that last set each field group, as the server merges them (docs/api.md#the-model). */
   revs?: { title?: number; pinned?: number; archived?: number };
-  pinned?: boolean;
-  archived?: boolean;
 }
 
-export type ConversationSummary = Pick<Conversation, "id" | "title" | "updatedAt">;
+export type ConversationSummary = Pick<Conversation, "id" | "title" | "updatedAt" | "pinned" | "archived">;
+
+/** What organising changes on a conversation; none of it moves the conversation in time (`updatedAt`). */
+export interface ConversationChange {
+  pinned?: boolean;
+  archived?: boolean;
+  /** A title made for the conversation (after its first answer): taken only while the person has not named it. */
+  generatedTitle?: string;
+}
+
+type OrganisedFields = Pick<Conversation, "title" | "titleEdited" | "pinned" | "archived">;
+
+/** `change` applied to what the open conversation keeps besides its messages. */
+export function applyConversationChange<T extends OrganisedFields>(target: T, change: ConversationChange): T {
+  const next = { ...target };
+  if (change.pinned !== undefined) next.pinned = change.pinned;
+  if (change.archived !== undefined) next.archived = change.archived;
+  if (change.generatedTitle !== undefined && !target.titleEdited) next.title = change.generatedTitle;
+  return next;
+}
+
+/**
+ * `change` applied to a kept conversation, each field group it changes with a new rev (as a
+ * rename's), so it reaches the server and wins there over what it replaced; undefined when it
+ * changes nothing. A generated title's rev is one above the title it replaces, not the time: it
+ * beats the title taken from the first question, never a name the person gave on another device
+ * that has not arrived here yet.
+ */
+function organised(conversation: Conversation, change: ConversationChange, now: number): Conversation | undefined {
+  const kept = withFlags(conversation);
+  const next = applyConversationChange(kept, change);
+  const revs = { ...kept.revs };
+  const bump = (rev: number | undefined) => Math.max(now, (rev ?? 0) + 1);
+  if (next.pinned !== kept.pinned) revs.pinned = bump(revs.pinned);
+  if (next.archived !== kept.archived) revs.archived = bump(revs.archived);
+  if (next.title !== kept.title) revs.title = (revs.title ?? 0) + 1;
+  if (next.pinned === kept.pinned && next.archived === kept.archived && next.title === kept.title) return undefined;
+  return { ...next, revs };
+}
 
 export interface ConversationStore {
   /** False when the browser's storage is unavailable and conversations last only as long as this tab. */
@@ -57,6 +99,11 @@ export interface ConversationStore {
    */
   saveBranch(accountId: string, id: string, save: LocalSave, options?: WriteOptions): Promise<Conversation | undefined>;
   rename(accountId: string, id: string, title: string, options?: WriteOptions): Promise<void>;
+  /**
+   * Pins, archives or titles a conversation the account has (see ConversationChange), queued for
+   * the server like a rename; nothing for an unknown id or a change that changes nothing.
+   */
+  update(accountId: string, id: string, change: ConversationChange, options?: WriteOptions): Promise<void>;
   remove(accountId: string, id: string, options?: WriteOptions): Promise<void>;
   /** The unsent text of a conversation ("" when none); `draftKey` is a conversation id or NEW_CHAT_DRAFT. */
   getDraft(accountId: string, draftKey: string): Promise<string>;
@@ -89,8 +136,14 @@ function byNewest(a: ConversationSummary, b: ConversationSummary): number {
   return b.updatedAt - a.updatedAt;
 }
 
-function summary({ id, title, updatedAt }: Conversation): ConversationSummary {
-  return { id, title, updatedAt };
+function summary({ id, title, updatedAt, pinned, archived }: Conversation): ConversationSummary {
+  // A record an older version of the app (or a test) wrote without the flags is neither.
+  return { id, title, updatedAt, pinned: pinned === true, archived: archived === true };
+}
+
+/** A record as this version keeps it: the flags an older version did not write, false. */
+function withFlags(conversation: Conversation): Conversation {
+  return { ...conversation, pinned: conversation.pinned === true, archived: conversation.archived === true };
 }
 
 /** Keys are scoped by account, so one account's id can never reach another account's record. */
@@ -116,10 +169,11 @@ export async function openIndexedDbConversationStore(opened?: ChatDatabase): Pro
       return all.map(summary).sort(byNewest);
     },
     async get(accountId, id) {
-      return db.get("conversations", [accountId, id]);
+      const found = await db.get("conversations", [accountId, id]);
+      return found && withFlags(found);
     },
     async all(accountId) {
-      return (await db.getAllFromIndex("conversations", "byAccount", accountId)).sort(byNewest);
+      return (await db.getAllFromIndex("conversations", "byAccount", accountId)).map(withFlags).sort(byNewest);
     },
     async addMissing(accountId, incoming, options) {
       return writing(accountId, options, async (tx) => {
@@ -151,6 +205,16 @@ export async function openIndexedDbConversationStore(opened?: ChatDatabase): Pro
         const found = await store.get([accountId, id]);
         if (!found) return { result: undefined, queue: [] };
         await store.put(renamed(found, title, Date.now()));
+        return { result: undefined, queue: [{ kind: "conversation", conversationId: id }] };
+      });
+    },
+    async update(accountId, id, change, options) {
+      await writing(accountId, options, async (tx) => {
+        const store = tx.objectStore("conversations");
+        const found = await store.get([accountId, id]);
+        const next = found && organised(found, change, Date.now());
+        if (!next) return { result: undefined, queue: [] };
+        await store.put(next);
         return { result: undefined, queue: [{ kind: "conversation", conversationId: id }] };
       });
     },
@@ -204,10 +268,10 @@ export function createMemoryConversationStore(): ConversationStore {
     },
     async get(accountId, id) {
       const found = conversations.get(recordKey(accountId, id));
-      return found ? structuredClone(found) : undefined;
+      return found ? withFlags(structuredClone(found)) : undefined;
     },
     async all(accountId) {
-      return structuredClone([...conversations.values()].filter((c) => c.accountId === accountId).sort(byNewest));
+      return structuredClone([...conversations.values()].filter((c) => c.accountId === accountId).map(withFlags).sort(byNewest));
     },
     async addMissing(accountId, incoming) {
       const added: string[] = [];
@@ -230,6 +294,11 @@ export function createMemoryConversationStore(): ConversationStore {
     async rename(accountId, id, title) {
       const found = conversations.get(recordKey(accountId, id));
       if (found) conversations.set(recordKey(accountId, id), renamed(found, title, Date.now()));
+    },
+    async update(accountId, id, change) {
+      const found = conversations.get(recordKey(accountId, id));
+      const next = found && organised(found, change, Date.now());
+      if (next) conversations.set(recordKey(accountId, id), next);
     },
     async remove(accountId, id) {
       conversations.delete(recordKey(accountId, id));
@@ -286,6 +355,7 @@ export async function openConversationStore(onFallback?: () => void): Promise<Co
     save: guarded((store) => store.save),
     saveBranch: guarded((store) => store.saveBranch),
     rename: guarded((store) => store.rename),
+    update: guarded((store) => store.update),
     remove: guarded((store) => store.remove),
     getDraft: guarded((store) => store.getDraft),
     setDraft: guarded((store) => store.setDraft),

@@ -34,6 +34,33 @@ describe("the queue for the server", () => {
     expect(q2?.kind === "message" && q2.write.parts).toEqual([{ type: "text", text: "two" }]);
   });
 
+  it("a pin, an archive or a generated title queues the conversation like a rename, each group with a rev of its own", async () => {
+    await store.saveBranch(ACCOUNT, "c1", save([user("q1", "plan a trip")]));
+    const titleRev = (await store.get(ACCOUNT, "c1"))!.revs!.title!;
+    await store.update(ACCOUNT, "c1", { pinned: true });
+    expect(await queued()).toEqual([]);
+    await store.update(ACCOUNT, "c1", { pinned: true }, { queue: true });
+    // Pinned already: nothing changed, nothing queued.
+    expect(await queued()).toEqual([]);
+    await store.update(ACCOUNT, "c1", { archived: true, generatedTitle: "Trip" }, { queue: true });
+    const [pending] = await local.pending(ACCOUNT);
+    const kept = (await store.get(ACCOUNT, "c1"))!;
+    expect(kept).toMatchObject({ title: "Trip", titleEdited: false, pinned: true, archived: true });
+    // The generated title's rev is one above the first line's; the flags' are the time they were set.
+    expect(kept.revs?.title).toBe(titleRev + 1);
+    expect(pending?.item).toEqual({
+      kind: "conversation",
+      writes: [
+        { id: "c1", rev: titleRev + 1, createdAt: 1, updatedAt: kept.updatedAt, title: "Trip", titleEdited: false },
+        { id: "c1", rev: kept.revs!.pinned, pinned: true },
+        { id: "c1", rev: kept.revs!.archived, archived: true },
+      ],
+    });
+    await store.rename(ACCOUNT, "c1", "Mine", { queue: true });
+    await store.update(ACCOUNT, "c1", { generatedTitle: "Other" }, { queue: true });
+    expect((await store.get(ACCOUNT, "c1"))?.title).toBe("Mine");
+  });
+
   it("an entry queued again while its push was on the way stays queued", async () => {
     await store.saveBranch(ACCOUNT, "c1", save([user("q1"), user("q2", "one")]), { queue: true });
     const sent = await local.pending(ACCOUNT);

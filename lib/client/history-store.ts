@@ -54,8 +54,8 @@ export function createHistoryStore(db: ChatDatabase): HistoryLocalStore {
           const found = await conversation(entry.conversationId);
           if (!found) pending.push({ row });
           else if (entry.kind === "conversation") {
-            const write = conversationWrite(found);
-            pending.push(write ? { row, item: { kind: "conversation", write } } : { row });
+            const writes = conversationWrite(found);
+            pending.push(writes ? { row, item: { kind: "conversation", writes } } : { row });
           } else {
             const node = treeOfConversation(found).tree.nodes.get(entry.messageId);
             const write = node && messageWrite(entry.conversationId, node);

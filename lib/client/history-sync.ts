@@ -1,6 +1,6 @@
 import type { HistoryApi } from "./history-api";
 import type { HistoryLocalStore } from "./history-store";
-import { packPushes, pushBody, type PushItem } from "./history-wire";
+import { itemCount, packPushes, pushBody, type PushItem } from "./history-wire";
 import type { OutboxRow } from "./history-outbox";
 import { isProviderProxyError } from "./provider-proxy-error";
 
@@ -72,8 +72,9 @@ function refusedItem(message: string, items: readonly PushItem[]): number | unde
   const match = /^(conversations|messages|deletes\.conversations|deletes\.messages)\.(\d+)/.exec(message);
   if (!match) return undefined;
   const kind = { conversations: "conversation", messages: "message", "deletes.conversations": "delete-conversation", "deletes.messages": "delete-message" }[match[1]!];
-  const ofKind = items.map((item, index) => ({ item, index })).filter(({ item }) => item.kind === kind);
-  return ofKind[Number(match[2])]?.index;
+  // A conversation's item is one write of the list per field group it sends.
+  const ofKind = items.flatMap((item, index) => (item.kind === kind ? Array.from({ length: itemCount(item) }, () => index) : []));
+  return ofKind[Number(match[2])];
 }
 
 /** Sends the queue until it is empty (or the server's space is full); each entry leaves it once the server answered for it. */

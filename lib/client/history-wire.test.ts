@@ -47,8 +47,19 @@ describe("what a push carries", () => {
   });
 
   it("writes a conversation's title with the rev that set it", () => {
-    const conversation = { id: "c1", accountId: "a", title: "x".repeat(1200), titleEdited: true, createdAt: 1, updatedAt: 2, messages: [], revs: { title: 42 } };
-    expect(conversationWrite(conversation)).toEqual({ id: "c1", rev: 42, createdAt: 1, updatedAt: 2, title: "x".repeat(1000), titleEdited: true });
+    const conversation = { id: "c1", accountId: "a", title: "x".repeat(1200), titleEdited: true, pinned: false, archived: false, createdAt: 1, updatedAt: 2, messages: [], revs: { title: 42 } };
+    expect(conversationWrite(conversation)).toEqual([{ id: "c1", rev: 42, createdAt: 1, updatedAt: 2, title: "x".repeat(1000), titleEdited: true }]);
+  });
+
+  it("writes the pin and the archive apart, each with the rev that set it; a flag kept without a rev goes with the conversation's time", () => {
+    const conversation = { id: "c1", accountId: "a", title: "T", titleEdited: false, pinned: false, archived: true, createdAt: 1, updatedAt: 2, messages: [], revs: { title: 42, pinned: 50 } };
+    expect(conversationWrite(conversation)).toEqual([
+      { id: "c1", rev: 42, createdAt: 1, updatedAt: 2, title: "T", titleEdited: false },
+      { id: "c1", rev: 50, pinned: false },
+      { id: "c1", rev: 2, archived: true },
+    ]);
+    const writes = conversationWrite(conversation)!;
+    expect(pushBody([{ kind: "conversation", writes }, { kind: "delete-conversation", id: "c2" }])).toEqual({ conversations: writes, deletes: { conversations: ["c2"] } });
   });
 
   it("lays items out in the API's lists", () => {
@@ -65,6 +76,10 @@ describe("what a push carries", () => {
     const big = (size: number): PushItem => ({ kind: "message", write: messageWrite("c1", node(text("m1", "x".repeat(size))))! });
     const byCount = packPushes(Array.from({ length: MAX_PUSH_ITEMS * 2 + 1 }, () => small), (item) => item);
     expect(byCount.batches.map((batch) => batch.length)).toEqual([MAX_PUSH_ITEMS, MAX_PUSH_ITEMS, 1]);
+    // A conversation sent as three writes counts three of the server's items.
+    const three: PushItem = { kind: "conversation", writes: [{ id: "c1", rev: 1, pinned: true }, { id: "c1", rev: 1, archived: true }, { id: "c1", rev: 1, pinned: true }] };
+    const byWrites = packPushes([...Array.from({ length: MAX_PUSH_ITEMS - 2 }, () => small), three], (item) => item);
+    expect(byWrites.batches.map((batch) => batch.length)).toEqual([MAX_PUSH_ITEMS - 2, 1]);
     const bySize = packPushes([big(2_000_000), big(2_000_000), big(MAX_PUSH_BYTES), small], (item) => item);
     expect(bySize.batches.map((batch) => batch.length)).toEqual([1, 2]);
     expect(bySize.tooLarge).toHaveLength(1);

@@ -68,14 +68,11 @@ export function readChangesPage(body: unknown): ChangesPage | undefined {
   return page;
 }
 
-interface ConversationWrite {
-  id: string;
-  rev: number;
-  createdAt: number;
-  updatedAt: number;
-  title: string;
-  titleEdited: boolean;
-}
+/** A write of the title group (with the times), or of `pinned` or `archived` alone, each with the rev that set it. */
+type ConversationWrite =
+  | { id: string; rev: number; createdAt: number; updatedAt: number; title: string; titleEdited: boolean }
+  | { id: string; rev: number; pinned: boolean }
+  | { id: string; rev: number; archived: boolean };
 
 interface MessageWrite {
   conversationId: string;
@@ -88,12 +85,25 @@ interface MessageWrite {
   rev: number;
 }
 
-/** The conversation's fields to write, or undefined when the server would refuse its id. */
-export function conversationWrite(conversation: Conversation): ConversationWrite | undefined {
+/**
+ * The conversation's fields to write, or undefined when the server would refuse its id. The server
+ * takes one rev a write for every field group it holds, so each group goes in a write of its own
+ * with the rev that set it: a pin sent with a later rename's rev would undo another device's
+ * unpin made in between. `pinned` and `archived` go once set (a flag an older version kept
+ * without its rev goes with the conversation's time).
+ */
+export function conversationWrite(conversation: Conversation): ConversationWrite[] | undefined {
   if (!ID.test(conversation.id)) return undefined;
-  const { id, createdAt, updatedAt, title, titleEdited } = conversation;
-  const rev = Math.max(1, conversation.revs?.title ?? updatedAt);
-  return { id, rev, createdAt: Math.max(0, Math.trunc(createdAt)), updatedAt: Math.max(0, Math.trunc(updatedAt)), title: title.slice(0, MAX_TITLE_CHARS), titleEdited };
+  const { id, createdAt, updatedAt, title, titleEdited, revs } = conversation;
+  const writes: ConversationWrite[] = [
+    { id, rev: Math.max(1, revs?.title ?? updatedAt), createdAt: Math.max(0, Math.trunc(createdAt)), updatedAt: Math.max(0, Math.trunc(updatedAt)), title: title.slice(0, MAX_TITLE_CHARS), titleEdited },
+  ];
+  const flagRev = (rev: number | undefined, on: boolean) => Math.trunc(rev ?? (on ? Math.max(1, updatedAt) : 0));
+  const pinnedRev = flagRev(revs?.pinned, conversation.pinned === true);
+  if (pinnedRev > 0) writes.push({ id, rev: pinnedRev, pinned: conversation.pinned === true });
+  const archivedRev = flagRev(revs?.archived, conversation.archived === true);
+  if (archivedRev > 0) writes.push({ id, rev: archivedRev, archived: conversation.archived === true });
+  return writes;
 }
 
 function isWebUrl(value: unknown): boolean {
@@ -135,7 +145,7 @@ export function messageWrite(conversationId: string, node: TreeMessage): Message
 
 /** One item of a push, with its size as JSON. */
 export type PushItem =
-  | { kind: "conversation"; write: ConversationWrite }
+  | { kind: "conversation"; writes: ConversationWrite[] }
   | { kind: "message"; write: MessageWrite }
   | { kind: "delete-conversation"; id: string }
   | { kind: "delete-message"; ref: { conversationId: string; id: string } };
@@ -151,7 +161,7 @@ export function pushBody(items: readonly PushItem[]): PushBody {
   const body: PushBody = {};
   const deletes: NonNullable<PushBody["deletes"]> = {};
   for (const item of items) {
-    if (item.kind === "conversation") (body.conversations ??= []).push(item.write);
+    if (item.kind === "conversation") (body.conversations ??= []).push(...item.writes);
     else if (item.kind === "message") (body.messages ??= []).push(item.write);
     else if (item.kind === "delete-conversation") (deletes.conversations ??= []).push(item.id);
     else (deletes.messages ??= []).push(item.ref);
@@ -162,8 +172,14 @@ export function pushBody(items: readonly PushItem[]): PushBody {
 
 /** The JSON size of an item as it will be sent. */
 function itemBytes(item: PushItem): number {
-  const value = item.kind === "conversation" || item.kind === "message" ? item.write : item.kind === "delete-conversation" ? item.id : item.ref;
+  if (item.kind === "conversation") return item.writes.reduce((total, write) => total + new TextEncoder().encode(JSON.stringify(write)).length + 1, 0);
+  const value = item.kind === "message" ? item.write : item.kind === "delete-conversation" ? item.id : item.ref;
   return new TextEncoder().encode(JSON.stringify(value)).length + 1;
+}
+
+/** How many of the server's items (MAX_PUSH_ITEMS) an item is. */
+export function itemCount(item: PushItem): number {
+  return item.kind === "conversation" ? item.writes.length : 1;
 }
 
 /**
@@ -175,19 +191,23 @@ export function packPushes<T>(items: readonly T[], itemOf: (entry: T) => PushIte
   const tooLarge: T[] = [];
   let current: T[] = [];
   let bytes = 0;
+  let count = 0;
   for (const entry of items) {
-    const size = itemBytes(itemOf(entry));
+    const item = itemOf(entry);
+    const size = itemBytes(item);
     if (size > MAX_PUSH_BYTES) {
       tooLarge.push(entry);
       continue;
     }
-    if (current.length > 0 && (current.length >= MAX_PUSH_ITEMS || bytes + size > MAX_PUSH_BYTES)) {
+    if (current.length > 0 && (count + itemCount(item) > MAX_PUSH_ITEMS || bytes + size > MAX_PUSH_BYTES)) {
       batches.push(current);
       current = [];
       bytes = 0;
+      count = 0;
     }
     current.push(entry);
     bytes += size;
+    count += itemCount(item);
   }
   if (current.length > 0) batches.push(current);
   return { batches, tooLarge };

@@ -34,3 +34,16 @@ export function clearAppStorage(): void {
     // Storage disabled: nothing was kept.
   }
 }
+
+/** "off" when the person turned generated titles off in this browser (they are on by default). */
+const GENERATED_TITLES_KEY = "lwc:generate-titles";
+
+/** Whether a short title is generated after a conversation's first answer (lib/client/conversation-titles.ts). */
+export function generatedTitlesOn(): boolean {
+  return readStored(GENERATED_TITLES_KEY) !== "off";
+}
+
+export function rememberGeneratedTitles(on: boolean): void {
+  if (on) removeStored(GENERATED_TITLES_KEY);
+  else writeStored(GENERATED_TITLES_KEY, "off");
+}

@@ -2,10 +2,10 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { MarkdownContent } from "@/components/chat/markdown-content";
-import { IMAGE_LINK_REL, imageAsLink } from "./markdown-policy";
+import { IMAGE_LINK_REL, imageAsLink, isCitedLink } from "./markdown-policy";
 
-function render(text: string, streaming = false): string {
-  return renderToStaticMarkup(createElement(MarkdownContent, { text, streaming }));
+function render(text: string, streaming = false, citedUrls?: string[]): string {
+  return renderToStaticMarkup(createElement(MarkdownContent, { text, streaming, citedUrls }));
 }
 
 describe("imageAsLink", () => {
@@ -58,6 +58,25 @@ describe("MarkdownContent", () => {
 
   it("does not load images while streaming either", () => {
     expect(render("![x](https://evil.example/a?q=1)\n\nmore", true)).not.toMatch(/<img\b/i);
+  });
+
+  it("opens a page the answer cites (its url_citation) directly, in a new tab without opener or referrer; any other link still asks", () => {
+    const cited = "https://news.example.org/tides";
+    const html = render(`Tides ([news.example.org](${cited})) and [elsewhere](https://evil.example/?q=secret).`, false, [cited]);
+    expect(html).toMatch(/<a[^>]*href="https:\/\/news\.example\.org\/tides"[^>]*>news\.example\.org<\/a>/);
+    const anchor = /<a\b[^>]*>/.exec(html)![0];
+    expect(anchor).toContain('target="_blank"');
+    expect(anchor).toContain('rel="noopener noreferrer"');
+    expect(html).toMatch(/<button[^>]*data-streamdown="link"[^>]*>elsewhere<\/button>/);
+    expect(html).not.toMatch(/<a\b[^>]*href="https:\/\/evil\.example/);
+  });
+
+  it("counts a link as a citation only when it is the cited address, not a look-alike", () => {
+    expect(isCitedLink("https://news.example.org/tides", ["https://news.example.org/tides"])).toBe(true);
+    expect(isCitedLink("https://NEWS.example.org/tides", ["https://news.example.org/tides"])).toBe(true);
+    expect(isCitedLink("https://news.example.org/tides?x=1", ["https://news.example.org/tides"])).toBe(false);
+    expect(isCitedLink("javascript:alert(1)", ["javascript:alert(1)"])).toBe(false);
+    expect(isCitedLink(undefined, ["https://news.example.org/tides"])).toBe(false);
   });
 
   it("keeps link safety on: a link is a button that asks before opening, not a direct <a href>", () => {

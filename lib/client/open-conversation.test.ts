@@ -28,15 +28,27 @@ describe("the open conversation's address", () => {
 });
 
 describe("a conversation's title as its messages change", () => {
-  it("starts now, named after the first question", () => {
-    expect(metaForSave(null, [user("u1", "Plan a trip\nto Lisbon"), answer("a1", "Sure")], 1000)).toEqual({ createdAt: 1000, title: "Plan a trip", titleEdited: false });
+  it("starts now, named after the first question, neither pinned nor archived", () => {
+    expect(metaForSave(null, [user("u1", "Plan a trip\nto Lisbon"), answer("a1", "Sure")], 1000)).toEqual({
+      createdAt: 1000,
+      title: "Plan a trip",
+      titleEdited: false,
+      pinned: false,
+      archived: false,
+    });
   });
 
-  it("follows the first question until renamed, and keeps when it started", () => {
-    const meta = { createdAt: 1000, title: "Plan a trip", titleEdited: false };
-    expect(metaForSave(meta, [user("u1", "Plan a holiday")], 5000)).toEqual({ createdAt: 1000, title: "Plan a holiday", titleEdited: false });
-    const renamed = { createdAt: 1000, title: "Lisbon", titleEdited: true };
+  it("follows the first question until its first answer or a rename, and keeps when it started and how it is organised", () => {
+    const meta = { createdAt: 1000, title: "Plan a trip", titleEdited: false, pinned: true, archived: false };
+    expect(metaForSave(meta, [user("u1", "Plan a holiday")], 5000)).toEqual({ ...meta, title: "Plan a holiday" });
+    const renamed = { ...meta, title: "Lisbon", titleEdited: true };
     expect(metaForSave(renamed, [user("u1", "Plan a holiday")], 5000)).toEqual(renamed);
+    // Once answered, the title stays (it may have been generated since, here or on another device).
+    const named = { ...meta, title: "Lisbon in spring" };
+    expect(metaForSave(named, [user("u1", "Plan a trip"), answer("a1", "Sure")], 5000)).toEqual(named);
+    // A first turn that failed has no answer yet: its edit or retry still names the conversation.
+    const failed = { ...answer("a1", "partial"), metadata: { failedTurn: true as const } };
+    expect(metaForSave(meta, [user("u1", "Plan a holiday"), failed], 5000).title).toBe("Plan a holiday");
   });
 
   it("is New chat before any question", () => {

@@ -1,5 +1,5 @@
-import { textOf, type ChatUIMessage } from "./chat-turns";
-import { titleFromText } from "./conversation-store";
+import { isFailedMessage, textOf, type ChatUIMessage } from "./chat-turns";
+import { titleFromText, type Conversation } from "./conversation-store";
 
 /**
  * Which conversation is open: named in the address (`/?c=<id>`, so it has its own URL and Back and
@@ -28,22 +28,25 @@ export function addressShowing(href: string, id: string | null): string {
 }
 
 /** What the open conversation keeps besides its messages. */
-export interface ConversationMeta {
-  createdAt: number;
-  title: string;
-  titleEdited: boolean;
-}
+export type ConversationMeta = Pick<Conversation, "createdAt" | "title" | "titleEdited" | "pinned" | "archived">;
 
 function titleFor(messages: readonly ChatUIMessage[]): string {
   const first = messages.find((message) => message.role === "user");
   return titleFromText(first ? textOf(first) : "");
 }
 
+/** The conversation has an answer (a failed turn's partial answer does not count). */
+export function hasAnswer(messages: readonly ChatUIMessage[]): boolean {
+  return messages.some((message) => message.role === "assistant" && !isFailedMessage(message));
+}
+
 /**
- * The meta to save with these messages: a new conversation starts `now`; the title follows the
- * first question until the person renames it.
+ * The meta to save with these messages: a new conversation starts `now`, neither pinned nor
+ * archived; the title follows the first question until it has an answer (then a title may be
+ * generated for it, here or on another device, and it stays) or the person renames it.
  */
 export function metaForSave(meta: ConversationMeta | null, messages: readonly ChatUIMessage[], now: number): ConversationMeta {
-  const base = meta ?? { createdAt: now, title: titleFor(messages), titleEdited: false };
-  return { ...base, title: base.titleEdited ? base.title : titleFor(messages) };
+  if (!meta) return { createdAt: now, title: titleFor(messages), titleEdited: false, pinned: false, archived: false };
+  if (meta.titleEdited || hasAnswer(messages)) return meta;
+  return { ...meta, title: titleFor(messages) };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { transcriptToMessages } from "./realtime-chat-messages";
+import { agentActionAt, transcriptToMessages } from "./realtime-chat-messages";
+import { textOf } from "./chat-turns";
 import { parseServerEvent, typedMessageEvents, unwrapWebEvent, webTypedMessageEvent, wrapWebEvent } from "./realtime-events";
 import { rootMeanSquare } from "./realtime-levels";
 import { appendTypedLine, applyTranscriptEvent, finishedTranscript, type TranscriptLine } from "./realtime-transcript";
@@ -116,9 +117,9 @@ describe("transcriptToMessages: voice turns and agent actions", () => {
 
   it("puts each agent action after the line that was last when it happened, marked as an agent action", () => {
     const messages = transcriptToMessages(lines, "call3", [
-      { afterLineId: "u1", text: "save_note (text: water the ferns): done" },
-      { afterLineId: "u2", text: "get_current_time: done" },
-      { afterLineId: null, text: "first of all" },
+      { afterLineId: "u1", orAfterLineId: "u1", text: "save_note (text: water the ferns): done" },
+      { afterLineId: "u2", orAfterLineId: "u2", text: "get_current_time: done" },
+      { afterLineId: null, orAfterLineId: null, text: "first of all" },
     ]);
     expect(messages.map((m) => [m.id, m.role, m.metadata, m.parts])).toEqual([
       ["voice-call3-action-2", "assistant", { source: "voice", agentAction: true }, [{ type: "text", text: "first of all" }]],
@@ -130,8 +131,24 @@ describe("transcriptToMessages: voice turns and agent actions", () => {
     ]);
   });
 
-  it("keeps an action whose line was left out (no words in it) at the end", () => {
-    const messages = transcriptToMessages(lines.slice(0, 1), "call4", [{ afterLineId: "gone", text: "save_note: failed" }]);
+  it("places an action after the person's request even when its words had not arrived yet", () => {
+    // The agent finished before the request's transcription: its line was last, still empty.
+    const during = [
+      { id: "u0", role: "user" as const, text: "Hello", done: true },
+      { id: "a0", role: "assistant" as const, text: "Hi there.", done: true },
+      { id: "u1", role: "user" as const, text: "", done: false },
+    ];
+    const action = agentActionAt(during, "get_current_time: done");
+    expect(action).toEqual({ afterLineId: "u1", orAfterLineId: "a0", text: "get_current_time: done" });
+    const finished = [...during.slice(0, 2), { id: "u1", role: "user" as const, text: "What time is it?", done: true }];
+    const messages = transcriptToMessages(finished, "call5", [action]);
+    expect(messages.map((m) => textOf(m))).toEqual(["Hello", "Hi there.", "What time is it?", "get_current_time: done"]);
+  });
+
+  it("puts an action whose line was left out (no words in it) after the last line with words before it, else at the end", () => {
+    const placed = transcriptToMessages(lines, "call6", [{ afterLineId: "gone", orAfterLineId: "u1", text: "save_note: done" }]);
+    expect(placed.map((m) => m.id)).toEqual(["voice-call6-0", "voice-call6-action-0", "voice-call6-1", "voice-call6-2"]);
+    const messages = transcriptToMessages(lines.slice(0, 1), "call4", [{ afterLineId: "gone", orAfterLineId: "gone too", text: "save_note: failed" }]);
     expect(messages.map((m) => m.id)).toEqual(["voice-call4-0", "voice-call4-action-0"]);
   });
 });

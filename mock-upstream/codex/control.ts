@@ -10,6 +10,7 @@ const toolCallsSchema = z.object({
 });
 const handoffSchema = z.object({
   transcript: z.string().min(1),
+  transcriptHeld: z.boolean().optional(),
   callId: z.string().min(1).optional(),
   handoffId: z.string().min(1).optional(),
   itemId: z.string().min(1).optional(),
@@ -44,6 +45,14 @@ export function handleCodexControl(controls: MockCodexControls, call: RouteCall,
       if (input) {
         const sent = controls.requestHandoff(input);
         sendJson(call.response, sent ? 200 : 409, sent ? { ok: true, ...sent } : NO_SIDEBAND);
+      }
+      return true;
+    }
+    case "POST /codex/handoff/transcript": {
+      const input = parse(z.object({ callId: z.string().min(1).optional() }), call);
+      if (input) {
+        const released = controls.releaseTranscript(input.callId);
+        sendJson(call.response, released ? 200 : 409, released ? { ok: true } : { ok: false, error: "no_held_transcript" });
       }
       return true;
     }

@@ -25,6 +25,8 @@ export interface MockCodexControls {
   queueToolCalls(calls: ScriptedToolCall[]): void;
   /** Sends the user's transcript and `conversation.handoff.requested` on a sideband; undefined if none is open. */
   requestHandoff(cue: HandoffCue): HandoffSent | undefined;
+  /** Sends the words of a request cued with `transcriptHeld`; false when none is held. */
+  releaseTranscript(callId?: string): boolean;
   /** Sends any event on a sideband (default: the newest); false if none is open. */
   sendSidebandEvent(event: Record<string, unknown>, callId?: string): boolean;
   /** call ids of the open sidebands, oldest first. */
@@ -56,6 +58,7 @@ export class CodexMockState {
   readonly controls: MockCodexControls = {
     queueToolCalls: (calls) => this.scripts.queue(calls),
     requestHandoff: (cue) => this.sidebands.requestHandoff(cue),
+    releaseTranscript: (callId) => this.sidebands.releaseTranscript(callId),
     sendSidebandEvent: (event, callId) => this.sidebands.send(event, callId),
     openSidebands: () => this.sidebands.callIds(),
   };

@@ -14,6 +14,12 @@ export const SIDEBAND_OUT = "WS_OUT";
 
 export interface HandoffCue {
   transcript: string;
+  /**
+   * The call's own data channel (the browser's) hears the request as a spoken user turn at once;
+   * true keeps its words back until `releaseTranscript`, as a transcription that arrives after the
+   * agent already acted on the request.
+   */
+  transcriptHeld?: boolean;
   /** Default: the most recently opened sideband. */
   callId?: string;
   handoffId?: string;
@@ -41,6 +47,8 @@ export class Sidebands {
   private readonly server = new WebSocketServer({ noServer: true });
   /** callId -> socket, in the order they opened. */
   private readonly open = new Map<string, WebSocket>();
+  /** callId -> what sends the words of a request whose transcription is held back. */
+  private readonly heldTranscripts = new Map<string, () => void>();
 
   constructor(
     private readonly context: MockContext,
@@ -101,13 +109,28 @@ export class Sidebands {
     if (callId === undefined || !this.open.has(callId)) return undefined;
     const handoffId = cue.handoffId ?? `handoff_${randomBytes(6).toString("hex")}`;
     const itemId = cue.itemId ?? `item_${randomBytes(6).toString("hex")}`;
+    // The person said it into the call: the browser's data channel hears the turn before the agent does.
+    const transcribe = this.context.voiceCalls.peer(callId)?.personSays(cue.transcript);
+    if (transcribe && cue.transcriptHeld) this.heldTranscripts.set(callId, transcribe);
+    else transcribe?.();
     this.send({ type: "conversation.input_transcript.delta", delta: cue.transcript }, callId);
     this.send({ type: "conversation.input_transcript.turn_marked", transcript: cue.transcript }, callId);
     const sent = this.send({ type: "conversation.handoff.requested", handoff_id: handoffId, item_id: itemId, input_transcript: cue.transcript }, callId);
     return sent ? { callId, handoffId, itemId } : undefined;
   }
 
+  /** Sends the words of the call's held request (see HandoffCue.transcriptHeld); false when none is held. */
+  releaseTranscript(callId?: string): boolean {
+    const id = callId ?? this.callIds().at(-1);
+    const transcribe = id === undefined ? undefined : this.heldTranscripts.get(id);
+    if (!transcribe) return false;
+    this.heldTranscripts.delete(id!);
+    transcribe();
+    return true;
+  }
+
   closeAll(): void {
+    this.heldTranscripts.clear();
     for (const ws of this.open.values()) ws.terminate();
     this.open.clear();
   }

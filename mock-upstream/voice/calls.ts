@@ -18,6 +18,10 @@ export class VoiceCalls {
     return peer;
   }
 
+  peer(id: string): VoicePeer | undefined {
+    return this.peers.get(id);
+  }
+
   list(filter: { accountId?: string } = {}): VoiceCallInfo[] {
     return [...this.peers.values()]
       .map((peer) => peer.snapshot())

@@ -111,7 +111,22 @@ export class Conversation {
     });
   }
 
+  /**
+   * The person asked for work in the call (an agent handoff cue): their spoken item at once, and its
+   * transcription when the returned function is called. The service transcribes asynchronously, so
+   * the words can come after the agent already acted on the request.
+   */
+  personSays(transcript: string): () => void {
+    const itemId = this.spokenItem();
+    return () => void this.transcribe(itemId, transcript);
+  }
+
   private async userTurn(transcript: string): Promise<void> {
+    await this.transcribe(this.spokenItem(), transcript);
+  }
+
+  /** A spoken user turn as the service announces it, before any of its words are transcribed; returns its id. */
+  private spokenItem(): string {
     const itemId = newId("item");
     const send = (type: string, fields: Record<string, unknown> = {}) => this.io.send({ type, event_id: newId("event"), ...fields });
     send("input_audio_buffer.speech_started", { audio_start_ms: 0, item_id: itemId });
@@ -121,6 +136,12 @@ export class Conversation {
       previous_item_id: null,
       item: { id: itemId, object: "realtime.item", type: "message", role: "user", status: "completed", content: [{ type: "input_audio", transcript: null }] },
     });
+    return itemId;
+  }
+
+  private async transcribe(itemId: string, transcript: string): Promise<void> {
+    if (this.closed) return;
+    const send = (type: string, fields: Record<string, unknown> = {}) => this.io.send({ type, event_id: newId("event"), ...fields });
     const words = transcript.split(" ");
     for (const [index, word] of words.entries()) {
       if (!(await this.wait(60))) return;

@@ -144,6 +144,11 @@ export class VoicePeer {
     this.options.onChange();
   }
 
+  /** The person asked for work (an agent handoff cue); undefined before the data channel is open. See Conversation.personSays. */
+  personSays(transcript: string): (() => void) | undefined {
+    return this.conversation?.personSays(transcript);
+  }
+
   /** A copy with the level computed now. */
   snapshot(): VoiceCallInfo {
     return structuredClone({ ...this.info, inboundLevel: this.recentLevel() });

@@ -168,7 +168,8 @@ describe.each(ENGINES)("the browser's sync on %s", (engineName) => {
 
   it("on the first sync, conversations this browser kept before go up, and say how many", async () => {
     const account = newAccount();
-    const before = { id: "old1", accountId: account.accountId, title: "Kept before", titleEdited: false, createdAt: 1000, updatedAt: 2000, messages: [user("o1", "an old question"), answer("o2", "an old answer")] };
+    // Pinned by a version of the app that kept no revs: the pin goes up with the conversation's time.
+    const before = { id: "old1", accountId: account.accountId, title: "Kept before", titleEdited: false, pinned: true, archived: false, createdAt: 1000, updatedAt: 2000, messages: [user("o1", "an old question"), answer("o2", "an old answer")] };
     const laptop = await device(account, (store) => store.save(before));
     const round = await laptop.sync();
     expect(round.uploaded).toBe(1);
@@ -176,6 +177,7 @@ describe.each(ENGINES)("the browser's sync on %s", (engineName) => {
     const phone = await device(account);
     await phone.sync();
     expect(texts(await phone.read("old1"))).toEqual(["an old question", "an old answer"]);
+    expect(await phone.read("old1")).toMatchObject({ pinned: true, archived: false });
   });
 
   it("deleting everything on the server clears every device's copy at its next sync", async () => {
@@ -219,5 +221,38 @@ describe.each(ENGINES)("the browser's sync on %s", (engineName) => {
     expect(await laptop.local.pending(accountId)).toEqual([]);
     await phone.sync();
     expect(texts(await phone.read("c1"))).toEqual(["fine", "also fine"]);
+  });
+
+  it("a pin, an archive and a generated title reach the other device and tab like a rename, each group by its own rev", async () => {
+    const account = newAccount();
+    const laptop = await device(account);
+    const phone = await device(account);
+    await laptop.tabs[0].saveBranch(accountId, "c1", saveOf([user("q1", "plan a trip to Kyoto in April"), answer("a1", "Start in Higashiyama")]), { queue: true });
+    await laptop.tabs[0].update(accountId, "c1", { generatedTitle: "Kyoto in April", pinned: true }, { queue: true });
+    // The other tab of the laptop reads the same database at once.
+    expect(await laptop.tabs[1].get(accountId, "c1")).toMatchObject({ title: "Kyoto in April", titleEdited: false, pinned: true });
+    await laptop.sync();
+    await phone.sync();
+    expect(await phone.read("c1")).toMatchObject({ title: "Kyoto in April", titleEdited: false, pinned: true, archived: false });
+
+    // A save on the phone keeps the generated title (the conversation has its answer).
+    const onPhone = (await phone.read("c1"))!.messages;
+    await phone.tabs[0].saveBranch(accountId, "c1", saveOf([...onPhone, user("q2", "And Nara?")]), { queue: true });
+    expect((await phone.read("c1"))?.title).toBe("Kyoto in April");
+
+    // Offline, the laptop archives; meanwhile the phone unpins and renames. All three stay.
+    laptop.network.offline = true;
+    await laptop.tabs[0].update(accountId, "c1", { archived: true }, { queue: true });
+    await phone.tabs[0].update(accountId, "c1", { pinned: false }, { queue: true });
+    await phone.tabs[0].rename(accountId, "c1", "Spring trip", { queue: true });
+    await phone.sync();
+    // A title generated later on a device that has not heard of the rename loses to it.
+    await laptop.tabs[0].update(accountId, "c1", { generatedTitle: "Kyoto and Nara" }, { queue: true });
+    laptop.network.offline = false;
+    await laptop.sync();
+    await phone.sync();
+    for (const read of [laptop.read, phone.read]) {
+      expect(await read("c1")).toMatchObject({ title: "Spring trip", titleEdited: true, pinned: false, archived: true });
+    }
   });
 });

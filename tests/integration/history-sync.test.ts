@@ -113,6 +113,24 @@ describe.each(ENGINES)("chat history sync on %s", (engineName) => {
     expect((await pullAll(a)).conversations.get("c5")).toMatchObject({ title: "Renamed", titleEdited: true, pinned: true, archived: false, createdAt: created });
   });
 
+  it("takes a new conversation's title, pin and archive as writes of their own in one push, each group by its own rev", async () => {
+    const [a, b] = await twoDevices();
+    const created = tick();
+    const unpinRev = tick();
+    await push(b, { conversations: [{ id: "c5b", rev: unpinRev, pinned: false }] });
+    // The browser sends each field group with the rev that set it (lib/client/history-wire.ts):
+    // its older pin loses to the other device's unpin, its archive and title are taken.
+    const result = await push(a, {
+      conversations: [
+        { id: "c5b", rev: tick(), title: "Kyoto in April", titleEdited: false, createdAt: created, updatedAt: created },
+        { id: "c5b", rev: unpinRev - 1, pinned: true },
+        { id: "c5b", rev: tick(), archived: true },
+      ],
+    });
+    expect(result.conversations.map((item) => item.status)).toEqual(["applied", "unchanged", "applied"]);
+    expect((await pullAll(b)).conversations.get("c5b")).toMatchObject({ title: "Kyoto in April", titleEdited: false, pinned: false, archived: true });
+  });
+
   it("moves a conversation up the list when a new message arrives", async () => {
     const [a, b] = await twoDevices();
     await push(a, { conversations: [{ id: "c6", rev: tick(), title: "Old", createdAt: 1000, updatedAt: 1000 }] });

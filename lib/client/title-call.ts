@@ -1,0 +1,39 @@
+import { generateText } from "ai";
+import { chatRequestOptions, REASONING_EFFORTS } from "./chat-request-options";
+import type { ChatUIMessage } from "./chat-turns";
+import { cleanTitle, titleMessages } from "./conversation-titles";
+import { effortsFor } from "./model-capabilities";
+import type { ModelDetails, ProviderProxy } from "./provider-proxy";
+
+/**
+ * The title call (lib/client/conversation-titles.ts says what it asks and how the answer is read),
+ * in a module of its own: it needs the model code, which the chat screen downloads when used.
+ */
+
+/** What the title call asks for (the call's `instructions`). */
+const TITLE_INSTRUCTIONS =
+  "Write a short title (at most six words) for the conversation below: what it is about, in the language it is written in. " +
+  "Answer with the title only: no quotes, no ending full stop, no Markdown.";
+
+/** The least reasoning the model takes: a title needs none. */
+function lowestEffort(model: ModelDetails) {
+  const offered = effortsFor(model);
+  return REASONING_EFFORTS.find((effort) => offered.includes(effort)) ?? offered[0]!;
+}
+
+/**
+ * Asks `model` for the conversation's title through the proxy: one call, no retry, the least
+ * reasoning, nothing stored upstream. Resolves with the cleaned title, or null when the answer
+ * held none; rejects as any model call does (signed out, a limit, the network).
+ */
+export async function generateTitle(provider: ProviderProxy, model: ModelDetails, messages: readonly ChatUIMessage[], signal?: AbortSignal): Promise<string | null> {
+  const { text } = await generateText({
+    model: provider(model.slug),
+    messages: titleMessages(messages),
+    headers: chatRequestOptions({ model: model.slug, reasoningEffort: lowestEffort(model), fast: false }).headers,
+    maxRetries: 0,
+    abortSignal: signal,
+    providerOptions: { openai: { store: false, instructions: TITLE_INSTRUCTIONS } },
+  });
+  return cleanTitle(text);
+}
