@@ -49,6 +49,7 @@ export async function startNextServer(env: Record<string, string>, port?: number
     child.stdout?.on("data", (chunk: Buffer) => (log += chunk.toString()));
     child.stderr?.on("data", (chunk: Buffer) => (log += chunk.toString()));
     await waitForHealth(`http://127.0.0.1:${chosenPort}${currentEnv.LWC_BASE_PATH ?? ""}/api/health`, child, () => log);
+    await historySettled(child, () => log);
   };
 
   const stop = async (options: { crash?: boolean } = {}) => {
@@ -72,6 +73,36 @@ export async function startNextServer(env: Record<string, string>, port?: number
       await launch();
     },
   };
+}
+
+/**
+ * With history on, the database opens in the background after start (lib/history/start.ts); an
+ * embedded one keeps the CPU busy for seconds. Ready means it said how that went, so a test's
+ * first page or call does not race it.
+ */
+async function historySettled(child: ChildProcess, output: () => string): Promise<void> {
+  const historyOn = () => /chat history: (embedded database in|Postgres at)/.test(output());
+  const settled = () => /chat history: (database ready|the database could not be opened)/.test(output());
+  if (!historyOn() || settled()) return;
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => finish(new Error(`the history database did not settle within 60 s:\n${output()}`)), 60_000);
+    const onData = () => {
+      if (settled()) finish();
+    };
+    const onExit = (code: number | null) => finish(new Error(`next start exited with ${code}:\n${output()}`));
+    function finish(error?: Error) {
+      clearTimeout(timer);
+      child.stdout?.off("data", onData);
+      child.stderr?.off("data", onData);
+      child.off("exit", onExit);
+      if (error) reject(error);
+      else resolve();
+    }
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
+    child.once("exit", onExit);
+    if (settled()) finish();
+  });
 }
 
 async function waitForHealth(url: string, child: ChildProcess, output: () => string): Promise<void> {

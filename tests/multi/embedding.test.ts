@@ -100,10 +100,16 @@ async function runToEnd(command: string, args: string[], cwd: string, env: Recor
   return { code, output: started.output() };
 }
 
+/** The lines that name an error (a long build output's warnings would push them out of its tail). */
+function errorLines(output: string): string {
+  const lines = output.split("\n").filter((line) => /error|failed/i.test(line));
+  return lines.length > 0 ? `${lines.slice(0, 20).join("\n")}\n…\n` : "";
+}
+
 /** A step of the setup: throws with its output unless it exits 0. */
 async function step(name: string, command: string, args: string[], cwd: string, env: Record<string, string>): Promise<void> {
   const { code, output } = await runToEnd(command, args, cwd, env);
-  if (code !== 0) throw new Error(`${name} failed (${code}):\n${output.slice(-4000)}`);
+  if (code !== 0) throw new Error(`${name} failed (${code}):\n${errorLines(output)}${output.slice(-4000)}`);
 }
 
 /** Runs `next <args>` with the app's own Next.js. */
