@@ -11,7 +11,7 @@ import type { SandboxNetworkOptions } from "./sandbox-network";
 import type { AgentSandbox, AgentSandboxName } from "./types";
 import { createUnsandboxed } from "./unsandboxed";
 
-export type { AgentSandbox, AgentSandboxName, SandboxStatus, SandboxLimits, SandboxSpawnRequest, SandboxedProcess } from "./types";
+export type { AgentSandbox, AgentSandboxName, SandboxStatus, SandboxLimits, SandboxStartRequest, StartedSandbox, SandboxHandle, CodexChannel } from "./types";
 export type { AgentLimits, ExceededLimit, LimitMechanism } from "./limits";
 export { createBwrapSandbox } from "./bwrap";
 export { createUnsandboxed } from "./unsandboxed";
