@@ -236,6 +236,7 @@ export function createBwrapSandbox(options: BwrapSandboxOptions = {}): LocalSand
 
   return {
     name: "bwrap",
+    warmSpare: true,
     async status(command) {
       checked ??= probe();
       const status = await checked;

@@ -10,9 +10,24 @@ import "server-only";
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import type { AgentLimits, ExceededLimit, LimitMechanism } from "./limits";
 
-/** `LWC_AGENT_SANDBOX`: `bwrap` (default) or `off` (unsandboxed: see docs/agent-voice.md#the-sandbox). */
-export const AGENT_SANDBOX_NAMES = ["bwrap", "off"] as const;
+/**
+ * `LWC_AGENT_SANDBOX`: `bwrap` (default), `vercel` (a Vercel Sandbox microVM per session) or `off`
+ * (unsandboxed: see docs/agent-voice.md#the-sandbox).
+ */
+export const AGENT_SANDBOX_NAMES = ["bwrap", "vercel", "off"] as const;
 export type AgentSandboxName = (typeof AGENT_SANDBOX_NAMES)[number];
+
+/** `LWC_AGENT_SANDBOX=vercel`'s settings (sandbox/vercel/backend.ts). */
+export interface VercelSandboxSettings {
+  /** LWC_VERCEL_SANDBOX_API_URL. */
+  apiUrl: string;
+  /** LWC_VERCEL_SANDBOX_SNAPSHOT. */
+  snapshotId: string | undefined;
+  /** LWC_VERCEL_SANDBOX_VCPUS. */
+  vcpus: number;
+  /** LWC_VERCEL_SANDBOX_TIMEOUT_SECONDS × 1000. */
+  timeoutMs: number;
+}
 
 export interface SandboxStartRequest {
   /** The executable (a path; a bare name is looked up on the server's PATH). Local backends only: a VM runs its snapshot's codex. */
@@ -97,6 +112,8 @@ export interface SandboxLimits {
 
 export interface AgentSandbox {
   readonly name: AgentSandboxName;
+  /** Whether one started, idle codex is worth keeping ready (a local process: yes; a billed VM: no). */
+  readonly warmSpare: boolean;
   /**
    * Whether codex can start in it: for bwrap a real start of a tiny program and the limits probe
    * (once, then cached), and that nothing it would show holds the app's folder or an env file the

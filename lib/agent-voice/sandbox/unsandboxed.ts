@@ -25,6 +25,7 @@ export function createUnsandboxed(options: { limiter?: ProcessLimiter } = {}): L
   }
   return {
     name: "off",
+    warmSpare: true,
     async status() {
       const limits = await limiter.status();
       return limits.available ? { available: true, limits: limits.mechanism } : limits;
