@@ -55,7 +55,7 @@ afterEach(async () => {
   mock.reset();
 });
 
-async function startApp(options: { withoutSnapshot?: boolean; idleTimeoutMs?: number } = {}): Promise<TestClient> {
+async function startApp(options: { withoutSnapshot?: boolean; snapshotId?: string; idleTimeoutMs?: number } = {}): Promise<TestClient> {
   h = await startHarness({
     sharedMock: mock,
     handler: {
@@ -66,7 +66,7 @@ async function startApp(options: { withoutSnapshot?: boolean; idleTimeoutMs?: nu
           tools: referenceTools,
           sandbox: "vercel",
           ...(options.idleTimeoutMs ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
-          vercelSandbox: { apiUrl: fake.url, snapshotId: options.withoutSnapshot ? undefined : snapshotId, vcpus: 1, timeoutMs: 300_000 },
+          vercelSandbox: { apiUrl: fake.url, snapshotId: options.withoutSnapshot ? undefined : (options.snapshotId ?? snapshotId), vcpus: 1, timeoutMs: 300_000 },
         },
       },
       confirmTool: referenceConfirmTool,
@@ -180,4 +180,23 @@ it("no snapshot configured: agent voice is unavailable, a start answers 503 agen
   expect(reply.json()).toMatchObject({ error: "agent_sandbox_unavailable" });
   expect(fake.stats().sandboxes).toHaveLength(known);
   expect(h!.evidence.logs.some((line) => line.level === "error" && line.message.includes("LWC_VERCEL_SANDBOX_SNAPSHOT is not set"))).toBe(true);
+});
+
+it("a snapshot that does not exist: 503 agent_sandbox_unavailable; a create the API refuses (429): 502 with a fixed sentence; nothing left running", async () => {
+  const client = await startApp({ snapshotId: "snap_missing" });
+  offer = await loopbackOffer();
+  const missing = await client.post("/realtime/app-server", { sdp: offer.sdp, session: { voice: "cove" } });
+  expect(missing.status, missing.text).toBe(503);
+  expect(missing.json()).toMatchObject({ error: "agent_sandbox_unavailable" });
+  expect(h!.evidence.logs.some((line) => line.level === "error" && line.message.includes("snapshot does not exist"))).toBe(true);
+  await h!.close();
+
+  const again = await startApp();
+  await fetch(`${fake.url}/__fake/fail-create`, { method: "POST", body: JSON.stringify({ status: 429, times: 1, retryAfter: 60 }) });
+  const refused = await again.post("/realtime/app-server", { sdp: offer.sdp, session: { voice: "cove" } });
+  expect(refused.status, refused.text).toBe(502);
+  expect(refused.json()).toMatchObject({ error: "realtime_app_server_start_failed", message: "The agent could not start on this server. The server's log says why." });
+  expect(refused.text).not.toContain(fake.url);
+  expect(h!.evidence.logs.some((line) => line.message.includes("the Sandbox API answered 429"))).toBe(true);
+  expect(fake.stats()).toMatchObject({ live: 0, vms: 0 });
 });

@@ -13,6 +13,7 @@ import type { RelayChannel, RelayLine } from "../../relay/relay-client";
 import { vercelSandboxApi } from "../../vercel-sandbox-api";
 import type { EgressTarget } from "../egress-allow-list";
 import type { AgentSandbox, CodexChannel, SandboxExit, SandboxStatus, StartedSandbox, VercelSandboxSettings } from "../types";
+import { SandboxUnavailableError } from "../unavailable";
 import { VercelSandboxError } from "./errors";
 import { VM_CWD } from "./layout";
 import { startVercelSandbox, type VercelSandboxApi } from "./start";
@@ -30,6 +31,8 @@ interface VercelBackendContext {
   logger?: Logger;
 }
 
+const CREDENTIALS_FIX =
+  "Set VERCEL_TOKEN with VERCEL_TEAM_ID and VERCEL_PROJECT_ID, or none of them to use Vercel's OIDC token (on Vercel: enable OIDC for the project).";
 const SNAPSHOT_FIX =
   "Make the snapshot with `npm run agent-voice:snapshot` and set LWC_VERCEL_SANDBOX_SNAPSHOT to the id it prints " +
   "(docs/agent-voice.md#choosing-a-backend).";
@@ -39,6 +42,18 @@ const SNAPSHOT_FIX =
 function exitOf(end: Awaited<RelayChannel["ended"]>): SandboxExit {
   if (end.reason !== "exited") return { code: null, signal: null };
   return { code: end.code, signal: (end.signal as NodeJS.Signals | null) ?? null, ...(end.why === "line_too_long" ? { limit: "message" as const } : {}) };
+}
+
+/**
+ * A start that failed, as the layers above know failures: what only the operator can fix (no or a
+ * missing snapshot, refused credentials) is an unavailable sandbox (503 agent_sandbox_unavailable,
+ * the fix in the log); anything else an error whose message has the sentence and the log detail.
+ */
+function startFailure(error: unknown): Error {
+  if (!(error instanceof VercelSandboxError)) return error instanceof Error ? error : new Error(String(error));
+  if (error.failure === "not_configured" || error.failure === "snapshot_missing") return new SandboxUnavailableError(`${error.message} (${error.detail})`, SNAPSHOT_FIX);
+  if (error.failure === "credentials") return new SandboxUnavailableError(`${error.message} (${error.detail})`, CREDENTIALS_FIX);
+  return new Error(`${error.message} (${error.detail})`);
 }
 
 export function createVercelSandboxBackend(settings: VercelSandboxSettings, context: VercelBackendContext): AgentSandbox {
@@ -78,6 +93,8 @@ export function createVercelSandboxBackend(settings: VercelSandboxSettings, cont
       networkPolicy: { allow: hosts, subnets: { deny: [METADATA_SUBNET] } },
       codexHome: { configToml: request.configToml ?? "" },
       onLine,
+    }).catch((error: unknown) => {
+      throw startFailure(error);
     });
     const { handle, channel: relay } = started;
     let ended = false;
@@ -127,7 +144,7 @@ export function createVercelSandboxBackend(settings: VercelSandboxSettings, cont
     name: "vercel",
     warmSpare: false,
     async status(): Promise<SandboxStatus> {
-      if (apiProblem) return { available: false, reason: apiProblem, fix: "Set VERCEL_TOKEN with VERCEL_TEAM_ID and VERCEL_PROJECT_ID, or none of them to use Vercel's OIDC token." };
+      if (apiProblem) return { available: false, reason: apiProblem, fix: CREDENTIALS_FIX };
       if (!options.snapshotId) return { available: false, reason: "LWC_VERCEL_SANDBOX_SNAPSHOT is not set", fix: SNAPSHOT_FIX };
       if (hosts.length === 0) return { available: false, reason: "no host is allowed for the sandbox's network", fix: "Set LWC_CODEX_BASE_URL and LWC_ISSUER_URL (or leave them at the provider's)." };
       return { available: true, limits: "vm" };
