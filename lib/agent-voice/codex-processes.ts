@@ -20,8 +20,8 @@ import { sweepLeftoverFolders } from "./sandbox/local-process";
 import type { Logger } from "@/lib/logger";
 import { LOG_PREFIX } from "@/lib/logger";
 
-export const CLIENT_INFO = { name: "login_with_chatgpt", title: "Sign in with ChatGPT", version: "0.1.0" };
-export const DEFAULT_MAX_STARTING = 2;
+const CLIENT_INFO = { name: "login_with_chatgpt", title: "Sign in with ChatGPT", version: "0.1.0" };
+const DEFAULT_MAX_STARTING = 2;
 
 export interface CodexProcessesOptions {
   /** Starts one process (not yet initialised). */
@@ -146,7 +146,7 @@ export function createCodexProcesses(options: CodexProcessesOptions): CodexProce
 }
 
 /** Limits of a live process's life; `close` is called once with the reason a limit was reached. */
-export interface LiveLimits {
+interface LiveLimits {
   idleTimeoutMs: number;
   maxDurationMs: number;
   loginCheckIntervalMs: number;
