@@ -210,7 +210,7 @@ let exitHookInstalled = false;
  * When this server exits (also after the framework's SIGTERM/SIGINT handling), end what is left at
  * once: an exit handler cannot wait. (A SIGKILL of the server cannot run this: local processes then
  * exit when their stdin closes, the next server's sweep removes their folders, and a VM ends at
- * its lifetime or the start-up sweep of orphaned sandboxes.)
+ * its lifetime.)
  */
 function installExitHook(): void {
   if (exitHookInstalled) return;

@@ -35,8 +35,7 @@ const CREDENTIALS_FIX =
   "Set VERCEL_TOKEN with VERCEL_TEAM_ID and VERCEL_PROJECT_ID, or none of them to use Vercel's OIDC token (on Vercel: enable OIDC for the project).";
 const SNAPSHOT_FIX =
   "Make the snapshot with `npm run agent-voice:snapshot` and set LWC_VERCEL_SANDBOX_SNAPSHOT to the id it prints " +
-  "(docs/agent-voice.md#choosing-a-backend).";
-
+  "(docs/agent-voice.md#vercel-sandbox-backend).";
 
 /** How codex ended, as the interface says it, from how the relay channel ended. */
 function exitOf(end: Awaited<RelayChannel["ended"]>): SandboxExit {
@@ -75,7 +74,7 @@ export function createVercelSandboxBackend(settings: VercelSandboxSettings, cont
       await stopVercelSandbox(api!, { sandboxId });
     } catch (error) {
       const detail = error instanceof VercelSandboxError ? error.detail : "error";
-      options.logger?.warn(`${LOG_PREFIX} agent voice: stopping Vercel sandbox ${sandboxId} failed (${detail}); it ends at its lifetime, or at the next start-up sweep`);
+      options.logger?.warn(`${LOG_PREFIX} agent voice: stopping Vercel sandbox ${sandboxId} failed (${detail}); it ends at its lifetime (LWC_VERCEL_SANDBOX_TIMEOUT_SECONDS)`);
     }
   }
 
@@ -133,7 +132,7 @@ export function createVercelSandboxBackend(settings: VercelSandboxSettings, cont
         return stopping;
       },
       stopNow() {
-        // An exit handler cannot wait: the stop is sent; the VM's lifetime and the start-up sweep are the backstops.
+        // An exit handler cannot wait: the stop is sent; the VM's lifetime is the backstop.
         relay.detach();
         void stopQuietly(handle.sandboxId);
       },
