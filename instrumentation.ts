@@ -22,7 +22,7 @@ export async function register(): Promise<void> {
   }
   if (process.env.LWC_CODEX_COMMAND?.trim()) {
     // Session folders a killed server left behind (codex may have logged in them) go now, not at the first start.
-    const { sweepLeftoverFolders } = await import("./lib/agent-voice/codex-processes");
+    const { sweepLeftoverFolders } = await import("./lib/agent-voice/sandbox/local-process");
     await sweepLeftoverFolders();
   }
 }

@@ -169,8 +169,8 @@ const envSchema = z.object({
   ),
   // Where @vercel/sandbox sends its API calls (lib/agent-voice/vercel-sandbox-api.ts): Vercel's, or a local fake.
   LWC_VERCEL_SANDBOX_API_URL: secureBaseUrl(DEFAULT_VERCEL_SANDBOX_API_URL),
-  // Agent voice's Vercel Sandbox backend (lib/agent-voice/sandbox/vercel/; not yet selectable): the
-  // snapshot `npm run agent-voice:snapshot` made, each sandbox's vCPUs, and its lifetime.
+  // Agent voice's Vercel Sandbox backend (LWC_AGENT_SANDBOX=vercel; lib/agent-voice/sandbox/vercel/):
+  // the snapshot `npm run agent-voice:snapshot` made, each sandbox's vCPUs, and its lifetime.
   LWC_VERCEL_SANDBOX_SNAPSHOT: optionalText,
   LWC_VERCEL_SANDBOX_VCPUS: positiveInt(DEFAULT_VERCEL_SANDBOX_VCPUS),
   LWC_VERCEL_SANDBOX_TIMEOUT_SECONDS: positiveInt(DEFAULT_VERCEL_SANDBOX_TIMEOUT_MS / 1000),
@@ -372,6 +372,16 @@ export function optionsFromEnv(env: Record<string, string | undefined>): Provide
               maxSessionsPerAccount: e.LWC_AGENT_VOICE_MAX_SESSIONS_PER_ACCOUNT,
               maxSessions: e.LWC_AGENT_VOICE_MAX_SESSIONS,
               sandbox: e.LWC_AGENT_SANDBOX,
+              ...(e.LWC_AGENT_SANDBOX === "vercel"
+                ? {
+                    vercelSandbox: {
+                      apiUrl: e.LWC_VERCEL_SANDBOX_API_URL,
+                      snapshotId: e.LWC_VERCEL_SANDBOX_SNAPSHOT,
+                      vcpus: e.LWC_VERCEL_SANDBOX_VCPUS,
+                      timeoutMs: e.LWC_VERCEL_SANDBOX_TIMEOUT_SECONDS * 1000,
+                    },
+                  }
+                : {}),
               ...(e.LWC_AGENT_SANDBOX_READONLY_PATHS.length > 0 ? { sandboxReadOnlyPaths: e.LWC_AGENT_SANDBOX_READONLY_PATHS } : {}),
               ...(e.LWC_AGENT_SANDBOX_ALLOW_HOSTS.length > 0 ? { sandboxAllowHosts: e.LWC_AGENT_SANDBOX_ALLOW_HOSTS } : {}),
               limits: {

@@ -11,10 +11,10 @@ const setupProblems = deploymentProblems(process.env);
  * adds `reasons`: `store_unavailable` (the session store does not answer: 503, `store:
  * "unavailable"`), and in production `memory_store` (sessions in this process's memory, without
  * LWC_ALLOW_MEMORY_STORE=1) and `ephemeral_secret` (no LWC_SECRET): the server still serves, so
- * those stay 200. `agentVoice`: `off`, `sandboxed`, `unsandboxed` (LWC_AGENT_SANDBOX=off) or
- * `unavailable` (its sandbox cannot start; the rest of the app is unaffected, so the status stays
- * 200). `agentVoiceLimits` (while agent voice can start): how each codex process's memory and
- * process caps hold, `cgroup` or `rlimit`. Names no host, key or secret.
+ * those stay 200. `agentVoice`: `off`, `sandboxed`, `vercel` (a Vercel Sandbox microVM per session),
+ * `unsandboxed` (LWC_AGENT_SANDBOX=off) or `unavailable` (its sandbox cannot start; the rest of the
+ * app is unaffected, so the status stays 200). `agentVoiceLimits` (while agent voice can start):
+ * how each codex process's memory and process caps hold, `cgroup`, `rlimit` or `vm`. Names no host, key or secret.
  */
 export async function healthResponse(): Promise<Response> {
   const [store, agentVoice, agentVoiceLimits] = await Promise.all([

@@ -1,6 +1,6 @@
 /**
  * `npm run agent-voice:snapshot`: makes the Vercel Sandbox snapshot agent voice's Vercel backend
- * starts every sandbox from (docs/agent-voice.md#vercel-sandbox-backend-not-yet-selectable): the
+ * starts every sandbox from (docs/agent-voice.md#vercel-sandbox-backend): the
  * pinned codex (lib/upstream/client-version.json) installed with npm, and the session relay. It
  * prints the line to put in the deploy's environment, `LWC_VERCEL_SANDBOX_SNAPSHOT=snap_…`.
  * Run it again after the pin changes; each run makes a new snapshot.

@@ -24,9 +24,15 @@ beforeEach(async () => {
 afterEach(async () => {
   await owner?.closeAll();
   owner = undefined;
-  for (const appServer of spawned) expect(appServer.hasExited(), `process ${appServer.pid}`).toBe(true);
+  for (const appServer of spawned) expect(appServer.hasExited(), `process ${pidOf(appServer)}`).toBe(true);
   await fake.remove();
 });
+
+/** The process group leader's pid: these processes run locally (unsandboxed). */
+function pidOf(appServer: AppServerProcess): number {
+  if (appServer.handle.kind !== "local") throw new Error("not a local process");
+  return appServer.handle.pid;
+}
 
 function isAlive(pid: number): boolean {
   try {
@@ -58,16 +64,16 @@ describe("codex processes", () => {
   it("10 concurrent takes: 10 distinct initialised processes, one spare after them, nothing else", async () => {
     const processes = create();
     const taken = await Promise.all(Array.from({ length: 10 }, () => processes.take()));
-    expect(new Set(taken.map((appServer) => appServer.pid)).size).toBe(10);
+    expect(new Set(taken.map((appServer) => pidOf(appServer))).size).toBe(10);
     // The client's "initialized" notification is fire-and-forget: the fake logs it a moment after take() resolves.
-    for (const appServer of taken) await expect.poll(initialised(appServer.pid)).toBe(true);
+    for (const appServer of taken) await expect.poll(initialised(pidOf(appServer))).toBe(true);
     await expect.poll(() => spawned.length).toBe(11);
     const spare = spawned.find((appServer) => !taken.includes(appServer))!;
-    await expect.poll(initialised(spare.pid)).toBe(true);
+    await expect.poll(initialised(pidOf(spare))).toBe(true);
     expect(processes.running()).toBe(11);
     // The handed-out ones are their takers' to close; closeAll ends them all the same.
     await processes.closeAll();
-    for (const appServer of spawned) expect(isAlive(appServer.pid)).toBe(false);
+    for (const appServer of spawned) expect(isAlive(pidOf(appServer))).toBe(false);
   });
 
   it("keeps at most one spare: takes in a row hand it out and make the next", async () => {
@@ -75,7 +81,7 @@ describe("codex processes", () => {
     const first = await processes.take();
     await expect.poll(() => spawned.length).toBe(2);
     const spare = spawned[1]!;
-    await expect.poll(initialised(spare.pid)).toBe(true);
+    await expect.poll(initialised(pidOf(spare))).toBe(true);
     expect(await processes.take()).toBe(spare);
     await expect.poll(() => spawned.length).toBe(3);
     expect(processes.running()).toBe(3);
@@ -119,8 +125,8 @@ describe("codex processes", () => {
     await processes.take();
     await expect.poll(() => spawned.length).toBe(2);
     const spare = spawned[1]!;
-    await expect.poll(initialised(spare.pid)).toBe(true);
-    process.kill(-spare.pid, "SIGKILL");
+    await expect.poll(initialised(pidOf(spare))).toBe(true);
+    process.kill(-pidOf(spare), "SIGKILL");
     await spare.exited;
     const next = await processes.take();
     expect(next).not.toBe(spare);
@@ -137,6 +143,6 @@ describe("codex processes", () => {
     await processes.closeAll();
     const results = await takes;
     expect(results.every((result) => result.status === "rejected")).toBe(true);
-    for (const appServer of spawned) expect(isAlive(appServer.pid)).toBe(false);
+    for (const appServer of spawned) expect(isAlive(pidOf(appServer))).toBe(false);
   });
 });

@@ -10,21 +10,18 @@ import "server-only";
  * 5. supervise  — every process is watched until it exits; a live one is closed at its limits;
  * 6. close      — `closeAll()` ends every process this owner made, handed out or not;
  * 7. sweep      — folders left by a server that was killed outright are removed at creation, and
- *                 when this server exits every process it still has is killed and its folder removed.
+ *                 when this server exits every process it still has is ended at once.
  *
  * Nothing is ever dropped: a process that fails to start is closed, and its error is thrown to
  * the caller (a start) or logged (the spare).
  */
-import { rmSync } from "node:fs";
-import { readdir, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { HOME_PREFIX, OWNER_FILE, type AppServerProcess } from "./app-server-process";
+import type { AppServerProcess } from "./app-server-process";
+import { sweepLeftoverFolders } from "./sandbox/local-process";
 import type { Logger } from "@/lib/logger";
 import { LOG_PREFIX } from "@/lib/logger";
 
-export const CLIENT_INFO = { name: "login_with_chatgpt", title: "Sign in with ChatGPT", version: "0.1.0" };
-export const DEFAULT_MAX_STARTING = 2;
+const CLIENT_INFO = { name: "login_with_chatgpt", title: "Sign in with ChatGPT", version: "0.1.0" };
+const DEFAULT_MAX_STARTING = 2;
 
 export interface CodexProcessesOptions {
   /** Starts one process (not yet initialised). */
@@ -126,11 +123,11 @@ export function createCodexProcesses(options: CodexProcessesOptions): CodexProce
   // 5. Supervise: a process that exits, however, leaves the books (its folder goes with it).
   function supervise(appServer: AppServerProcess): void {
     mine.add(appServer);
-    running.set(appServer.pid, appServer);
+    running.add(appServer);
     installExitHook();
     void appServer.exited.then(() => {
       mine.delete(appServer);
-      running.delete(appServer.pid);
+      running.delete(appServer);
       if (spare === appServer) spare = undefined;
     });
   }
@@ -149,7 +146,7 @@ export function createCodexProcesses(options: CodexProcessesOptions): CodexProce
 }
 
 /** Limits of a live process's life; `close` is called once with the reason a limit was reached. */
-export interface LiveLimits {
+interface LiveLimits {
   idleTimeoutMs: number;
   maxDurationMs: number;
   loginCheckIntervalMs: number;
@@ -206,48 +203,19 @@ function describe(error: unknown): string {
 }
 
 // 7. Sweep. Every process of this server, across all owners, for the last moment below.
-const running = new Map<number, AppServerProcess>();
+const running = new Set<AppServerProcess>();
 let exitHookInstalled = false;
 
 /**
- * When this server exits (also after the framework's SIGTERM/SIGINT handling), kill what is left
- * and remove the folders, synchronously: an exit handler cannot wait. (A SIGKILL of the server
- * cannot run this: its processes then exit when their stdin closes, and the next server's sweep
- * removes the folders.)
+ * When this server exits (also after the framework's SIGTERM/SIGINT handling), end what is left at
+ * once: an exit handler cannot wait. (A SIGKILL of the server cannot run this: local processes then
+ * exit when their stdin closes, the next server's sweep removes their folders, and a VM ends at
+ * its lifetime.)
  */
 function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.once("exit", () => {
-    for (const appServer of running.values()) {
-      appServer.killNow();
-      rmSync(appServer.homeDir, { recursive: true, force: true });
-    }
+    for (const appServer of running.values()) appServer.killNow();
   });
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-/**
- * Removes the private folders left by a server that was killed outright. A folder is removed only
- * when the server that made it (its `.owner-pid`) is no longer running; one without an owner file
- * is not ours to judge and stays.
- */
-export async function sweepLeftoverFolders(): Promise<void> {
-  const names = await readdir(tmpdir()).catch(() => [] as string[]);
-  for (const name of names) {
-    if (!name.startsWith(HOME_PREFIX)) continue;
-    const dir = join(tmpdir(), name);
-    const owner = Number(await readFile(join(dir, OWNER_FILE), "utf8").catch(() => ""));
-    if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && !isRunning(owner)) {
-      await rm(dir, { recursive: true, force: true }).catch(() => undefined);
-    }
-  }
 }

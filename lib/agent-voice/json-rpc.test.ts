@@ -1,6 +1,7 @@
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { createRpcConnection, RpcError, type RpcHandlers } from "./json-rpc";
+import { readLines } from "./sandbox/line-reader";
 
 /** A connection whose "server" side the test plays: `fromServer` is what the client reads, `sent` what it wrote. */
 function harness(handlers: Partial<RpcHandlers> = {}, maxLineBytes = 1024 * 1024) {
@@ -20,16 +21,15 @@ function harness(handlers: Partial<RpcHandlers> = {}, maxLineBytes = 1024 * 1024
   });
   const notifications: [string, unknown][] = [];
   let tooLong = 0;
-  const rpc = createRpcConnection(
-    fromServer,
-    toServer,
-    {
-      onNotification: (method, params) => notifications.push([method, params]),
-      onRequest: async () => undefined,
-      ...handlers,
-    },
-    { maxLineBytes, onLineTooLong: () => void (tooLong += 1) },
-  );
+  // The channel a local sandbox gives: lines read from a stream with the cap, lines written to one.
+  let listener: (line: string) => void = () => undefined;
+  readLines(fromServer, maxLineBytes, (line) => listener(line), () => void (tooLong += 1));
+  const channel = { send: (line: string) => void toServer.write(`${line}\n`), onLine: (next: (line: string) => void) => (listener = next) };
+  const rpc = createRpcConnection(channel, {
+    onNotification: (method, params) => notifications.push([method, params]),
+    onRequest: async () => undefined,
+    ...handlers,
+  });
   const nextSent = async (count: number) => {
     while (sent.length < count) await new Promise<void>((resolve) => waiters.push(resolve));
     return sent[count - 1]!;
@@ -38,7 +38,7 @@ function harness(handlers: Partial<RpcHandlers> = {}, maxLineBytes = 1024 * 1024
   return { rpc, sent, nextSent, write, notifications, fromServer, tooLong: () => tooLong };
 }
 
-describe("JSON-RPC over newline-delimited stdio", () => {
+describe("JSON-RPC over a newline-delimited channel", () => {
   it("sends requests without a jsonrpc field and resolves them by id; error answers reject with their code", async () => {
     const { rpc, nextSent, write } = harness();
     const first = rpc.request("thread/start", { ephemeral: true }, 1_000);

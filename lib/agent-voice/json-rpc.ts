@@ -1,9 +1,9 @@
 import "server-only";
 /**
- * Newline-delimited JSON-RPC as `codex app-server` speaks it on stdio: one JSON object per line,
- * no "jsonrpc" field. Our requests use our own ids; the server's requests use its own counter.
+ * Newline-delimited JSON-RPC as `codex app-server` speaks it: one JSON object per line, no
+ * "jsonrpc" field, over whatever channel the sandbox gives (sandbox/types.ts). Our requests use our
+ * own ids; the server's requests use its own counter.
  */
-import type { Readable, Writable } from "node:stream";
 
 interface RpcErrorBody {
   code: number;
@@ -44,64 +44,19 @@ export interface RpcConnection {
   close(reason: string): void;
 }
 
-/**
- * Calls `onLine` with each complete line of `input` (UTF-8, without its newline). A line longer
- * than `maxBytes` is never held whole: reading stops and `onTooLong` is called, once.
- */
-function readLines(input: Readable, maxBytes: number, onLine: (line: string) => void, onTooLong: () => void): () => void {
-  let pending: Buffer[] = [];
-  let pendingBytes = 0;
-  let stopped = false;
-  const onData = (chunk: Buffer) => {
-    if (stopped) return;
-    let start = 0;
-    for (let newline = chunk.indexOf(10); newline !== -1; newline = chunk.indexOf(10, start)) {
-      const piece = chunk.subarray(start, newline);
-      if (pendingBytes + piece.length > maxBytes) return tooLong();
-      const line = pending.length === 0 ? piece : Buffer.concat([...pending, piece]);
-      pending = [];
-      pendingBytes = 0;
-      start = newline + 1;
-      onLine(line.toString("utf8"));
-      if (stopped) return;
-    }
-    const rest = chunk.subarray(start);
-    if (pendingBytes + rest.length > maxBytes) return tooLong();
-    if (rest.length > 0) {
-      pending.push(rest);
-      pendingBytes += rest.length;
-    }
-  };
-  function stop(): void {
-    stopped = true;
-    pending = [];
-    input.off("data", onData);
-  }
-  function tooLong(): void {
-    stop();
-    // Keep draining, so the writer is not blocked on a full pipe while it is being ended.
-    input.resume();
-    onTooLong();
-  }
-  input.on("data", onData);
-  return stop;
+/** The two things the connection needs of a channel: send a line, hear each line. */
+interface LineChannel {
+  send(line: string): void;
+  onLine(listener: (line: string) => void): void;
 }
 
-export function createRpcConnection(
-  input: Readable,
-  output: Writable,
-  handlers: RpcHandlers,
-  limits: { maxLineBytes: number; onLineTooLong(): void },
-): RpcConnection {
+export function createRpcConnection(channel: LineChannel, handlers: RpcHandlers): RpcConnection {
   const waiting = new Map<number, Waiting>();
   let nextId = 1;
   let closed = false;
-  // A write after the process died raises EPIPE on the stream: the exit handler reports that.
-  output.on("error", () => undefined);
-
   function send(message: Record<string, unknown>): void {
-    if (closed || output.destroyed || output.writableEnded) return;
-    output.write(`${JSON.stringify(message)}\n`);
+    if (closed) return;
+    channel.send(JSON.stringify(message));
   }
 
   function answer(id: unknown, method: string, params: unknown): void {
@@ -126,9 +81,9 @@ export function createRpcConnection(
     else entry.resolve(message.result);
   }
 
-  const stopReading = readLines(input, limits.maxLineBytes, onLine, limits.onLineTooLong);
+  channel.onLine(onLine);
   function onLine(line: string): void {
-    if (line.trim() === "") return;
+    if (closed || line.trim() === "") return;
     let message: Record<string, unknown>;
     try {
       message = JSON.parse(line) as Record<string, unknown>;
@@ -161,7 +116,6 @@ export function createRpcConnection(
     close(reason) {
       if (closed) return;
       closed = true;
-      stopReading();
       for (const [id, entry] of waiting) {
         clearTimeout(entry.timer);
         entry.reject(new RpcError(INTERNAL_ERROR, reason));

@@ -7,6 +7,7 @@ import "server-only";
  */
 import { randomBytes } from "node:crypto";
 import type { AppServerProcess } from "./app-server-process";
+import type { SandboxHandle } from "./sandbox/types";
 import { declineAnswer } from "./declines";
 import { superviseLive } from "./codex-processes";
 import { createEventLog, type EventLog } from "./event-log";
@@ -91,8 +92,8 @@ export interface LiveSession {
   events: EventLog;
   /** The answer SDP for the browser. */
   answerSdp: string;
-  /** The app-server process id (its process group id too). */
-  pid: number;
+  /** Where its codex runs (plain JSON, no secret): sandbox/types.ts. */
+  sandbox: SandboxHandle;
   /** Any request for this session counts as activity for the idle limit. */
   touch(): void;
   confirm(
@@ -374,7 +375,7 @@ export async function startLiveSession(
     ownerAccountId: owner.account.accountId,
     events,
     answerSdp,
-    pid: appServer.pid,
+    sandbox: appServer.handle,
     touch() {
       lastActivity = now();
     },

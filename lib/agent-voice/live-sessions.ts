@@ -67,8 +67,12 @@ type LiveSessionsDeps = { store: KeyValueStore; logger: Logger; now: () => numbe
 function codexProcessesFor(options: AgentVoiceOptions, deps: LiveSessionsDeps, startTimeoutMs: number): CodexProcesses {
   const sandbox =
     deps.sandbox ??
-    resolveAgentSandbox(options.sandbox, options.sandboxReadOnlyPaths, sandboxNetworkOptions(options.sandboxAllowHosts ?? [], deps.logger));
-  const keepWarm = options.keepWarmProcess ?? true;
+    resolveAgentSandbox(options.sandbox, options.sandboxReadOnlyPaths, sandboxNetworkOptions(options.sandboxAllowHosts ?? [], deps.logger), {
+      ...(options.vercelSandbox ? { settings: options.vercelSandbox } : {}),
+      logger: deps.logger,
+    });
+  // A spare only where an idle one costs little (a local process, not a billed VM).
+  const keepWarm = options.keepWarmProcess ?? sandbox.warmSpare;
   const limits = agentLimits(options.limits);
   const makeProcesses = (): CodexProcesses =>
     createCodexProcesses({
@@ -88,7 +92,7 @@ function codexProcessesFor(options: AgentVoiceOptions, deps: LiveSessionsDeps, s
   if (deps.spawn) return makeProcesses();
   // `next dev` makes a new handler on each save of a server file: the processes (and the warm spare)
   // stay one pool per process and spawn settings, instead of one more pool per save.
-  const spawnSettings = JSON.stringify([options.command, options.configToml, sandbox.name, options.sandboxReadOnlyPaths, options.sandboxAllowHosts, startTimeoutMs, keepWarm, limits]);
+  const spawnSettings = JSON.stringify([options.command, options.configToml, sandbox.name, options.sandboxReadOnlyPaths, options.sandboxAllowHosts, options.vercelSandbox, startTimeoutMs, keepWarm, limits]);
   return onePerProcess("codex-processes", spawnSettings, makeProcesses, (old) => void old.closeAll());
 }
 

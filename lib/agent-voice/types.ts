@@ -5,7 +5,7 @@ import "server-only";
  */
 import type { KeyValueStore } from "@/lib/stores/types";
 import type { AgentLimits } from "./sandbox/limits";
-import type { AgentSandbox, AgentSandboxName } from "./sandbox/types";
+import type { AgentSandbox, AgentSandboxName, VercelSandboxSettings } from "./sandbox/types";
 
 /** The signed-in account a tool runs for. */
 export interface ToolAccount {
@@ -107,11 +107,18 @@ export interface AgentVoiceOptions {
   /** Developer instructions for the agent's thread. Default: a short built-in text. */
   instructions?: string;
   /**
-   * The OS sandbox every codex process runs in (`LWC_AGENT_SANDBOX`): `"bwrap"` (default,
-   * bubblewrap; agent voice answers 503 `agent_sandbox_unavailable` when it cannot start), `"off"`
+   * The sandbox every codex process runs in (`LWC_AGENT_SANDBOX`): `"bwrap"` (default,
+   * bubblewrap; agent voice answers 503 `agent_sandbox_unavailable` when it cannot start),
+   * `"vercel"` (a Vercel Sandbox microVM per live session: `vercelSandbox`), `"off"`
    * (unsandboxed: the process can read whatever the server's user can), or a ready AgentSandbox.
    */
   sandbox?: AgentSandboxName | AgentSandbox;
+  /**
+   * With `sandbox: "vercel"`: the Vercel Sandbox API's address (`LWC_VERCEL_SANDBOX_API_URL`), the
+   * snapshot (`LWC_VERCEL_SANDBOX_SNAPSHOT`), each VM's vCPUs and lifetime. Credentials come from the
+   * environment (VERCEL_TOKEN + VERCEL_TEAM_ID + VERCEL_PROJECT_ID, or Vercel's OIDC token).
+   */
+  vercelSandbox?: VercelSandboxSettings;
   /** Host paths the sandbox also shows read-only (`LWC_AGENT_SANDBOX_READONLY_PATHS`). Default none. */
   sandboxReadOnlyPaths?: string[];
   /**

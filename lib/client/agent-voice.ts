@@ -23,7 +23,8 @@ export interface AgentEvent {
 /**
  * `GET /realtime/app-server/status`: whether agent mode can start on this server. `available:
  * false` when its sandbox cannot start (then `message` says so in words); `sandbox` is the one
- * every codex process runs in (`bwrap`, or `off` when the server runs them unsandboxed).
+ * every codex process runs in (`bwrap`, `vercel` for a Vercel Sandbox microVM per session, or `off`
+ * when the server runs them unsandboxed).
  */
 interface AgentVoiceStatus {
   available: boolean;

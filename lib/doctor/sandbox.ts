@@ -14,10 +14,13 @@ export async function checkSandbox(appServer: AgentVoiceOptions | undefined): Pr
   if (!appServer) return result("skip", "agent voice is off (LWC_CODEX_COMMAND unset, or LWC_REALTIME=off)");
   // The resolved options' allow-list: the upstream's hosts, then LWC_AGENT_SANDBOX_ALLOW_HOSTS.
   const network = sandboxNetworkOptions(appServer.sandboxAllowHosts ?? []);
-  const sandbox = resolveAgentSandbox(appServer.sandbox, appServer.sandboxReadOnlyPaths, network);
+  const sandbox = resolveAgentSandbox(appServer.sandbox, appServer.sandboxReadOnlyPaths, network, { ...(appServer.vercelSandbox ? { settings: appServer.vercelSandbox } : {}) });
   if (sandbox.name === "off") return result("warn", "LWC_AGENT_SANDBOX=off: every codex process runs unsandboxed (docs/agent-voice.md#the-sandbox)");
   const status = await sandbox.status(appServer.command);
   if (!status.available) return result("fail", `${sandbox.name} cannot start (${status.reason}). ${status.fix}`);
+  if (status.limits === "vm") {
+    return result("ok", `vercel: each live session's codex runs in a Vercel Sandbox microVM of its own, started from the configured snapshot (not started by this check)`);
+  }
   const limits = agentLimits(appServer.limits);
   // RLIMIT_NPROC does not bind root (docs/agent-voice.md#limits).
   const processes = status.limits === "rlimit" && process.getuid?.() === 0 ? "processes not capped (root is exempt from RLIMIT_NPROC)" : `${limits.maxProcesses} processes`;

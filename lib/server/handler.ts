@@ -55,7 +55,8 @@ export interface ProviderHandler {
   checkStore(): Promise<"ok" | "degraded">;
   /**
    * Agent voice, for health checks: `off` (not configured), `sandboxed` (codex runs inside the
-   * sandbox), `unsandboxed` (LWC_AGENT_SANDBOX=off) or `unavailable` (the sandbox cannot start;
+   * bubblewrap sandbox), `vercel` (in a Vercel Sandbox microVM per session), `unsandboxed`
+   * (LWC_AGENT_SANDBOX=off) or `unavailable` (the sandbox cannot start;
    * starts answer 503 `agent_sandbox_unavailable`).
    */
   agentVoiceState(): Promise<"off" | AgentVoiceState>;

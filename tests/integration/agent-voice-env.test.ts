@@ -46,6 +46,18 @@ describe("agent voice environment", () => {
     );
   });
 
+  it("LWC_AGENT_SANDBOX=vercel: the Vercel Sandbox settings from LWC_VERCEL_SANDBOX_*, with their defaults; other sandboxes carry none", async () => {
+    const { optionsFromEnv } = await load();
+    const vercel = optionsFromEnv({ LWC_CODEX_COMMAND: "codex", LWC_AGENT_SANDBOX: "vercel", LWC_VERCEL_SANDBOX_SNAPSHOT: "snap_abc" });
+    expect(vercel.realtime?.agentVoice).toMatchObject({
+      sandbox: "vercel",
+      vercelSandbox: { apiUrl: "https://vercel.com/api", snapshotId: "snap_abc", vcpus: 1, timeoutMs: 3_900_000 },
+    });
+    const sized = optionsFromEnv({ LWC_CODEX_COMMAND: "codex", LWC_AGENT_SANDBOX: "Vercel", LWC_VERCEL_SANDBOX_VCPUS: "2", LWC_VERCEL_SANDBOX_TIMEOUT_SECONDS: "600" });
+    expect(sized.realtime?.agentVoice?.vercelSandbox).toMatchObject({ snapshotId: undefined, vcpus: 2, timeoutMs: 600_000 });
+    expect(optionsFromEnv({ LWC_CODEX_COMMAND: "codex", LWC_VERCEL_SANDBOX_SNAPSHOT: "snap_abc" }).realtime?.agentVoice?.vercelSandbox).toBeUndefined();
+  });
+
   it("LWC_AGENT_SANDBOX_ALLOW_HOSTS: a comma list of URLs or host:port pairs the sandbox may also reach; anything else stops the start", async () => {
     const { optionsFromEnv } = await load();
     expect(optionsFromEnv({ LWC_CODEX_COMMAND: "codex" }).realtime?.agentVoice?.sandboxAllowHosts).toBeUndefined();

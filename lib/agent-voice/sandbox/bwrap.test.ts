@@ -11,14 +11,14 @@ import { basename, dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createBwrapSandbox } from "./bwrap";
 import { agentLimits } from "./limits";
-import type { AgentSandbox, SandboxSpawnRequest } from "./types";
+import type { LocalSandbox, SandboxSpawnRequest } from "./types";
 
 let scratch: string;
 let home: string;
 let secretFile: string;
 let extra: string;
 const MARKER = `lwc-sandbox-marker-${process.pid}-${Date.now()}`;
-let sandbox: AgentSandbox;
+let sandbox: LocalSandbox;
 
 beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), "lwc-bwrap-test-"));
@@ -268,7 +268,7 @@ let abstractService: TcpServer;
 const abstractName = `lwc-bwrap-test-${process.pid}-${Date.now()}`;
 let serviceConnections = 0;
 const refused: string[] = [];
-let networked: AgentSandbox;
+let networked: LocalSandbox;
 
 /** Runs `command args` in the networked sandbox; resolves with its stdout, stderr and exit code. */
 async function runNetworked(command: string, args: string[]) {

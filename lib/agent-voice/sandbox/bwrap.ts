@@ -33,7 +33,8 @@ import { createLocalLimiter, type ProcessLimiter } from "./local-limiter";
 import { privateHomeArgs } from "./private-home";
 import { procMaskArgs } from "./proc-masks";
 import { openSandboxNetwork, relayNode, type SandboxNetwork, type SandboxNetworkOptions } from "./sandbox-network";
-import type { AgentSandbox, SandboxLimits, SandboxSpawnRequest, SandboxStatus, SandboxedProcess } from "./types";
+import { startLocalProcess } from "./local-process";
+import type { LocalSandbox, SandboxLimits, SandboxSpawnRequest, SandboxStatus, SandboxedProcess } from "./types";
 import { groupHandle } from "./process-group";
 import { SandboxUnavailableError } from "./unavailable";
 import { hostRealPath, visiblePathArgs, visiblePaths } from "./visible-paths";
@@ -124,7 +125,7 @@ function bwrapArguments(input: {
   ];
 }
 
-export function createBwrapSandbox(options: BwrapSandboxOptions = {}): AgentSandbox {
+export function createBwrapSandbox(options: BwrapSandboxOptions = {}): LocalSandbox {
   const extraReadOnly = options.readOnlyPaths ?? [];
   const limiter = options.limiter ?? createLocalLimiter();
   const networkOptions: SandboxNetworkOptions = options.network ?? { allow: [] };
@@ -202,8 +203,40 @@ export function createBwrapSandbox(options: BwrapSandboxOptions = {}): AgentSand
     return { available: true, limits: limits.mechanism };
   }
 
+  function spawnInside(request: SandboxSpawnRequest): SandboxedProcess {
+    if (!bwrap) throw new Error("the bwrap sandbox is not available (status() first)");
+    const files = commandFiles(request.command, request.env);
+    const network = openSandboxNetwork(request.homeDir, networkOptions);
+    let child;
+    try {
+      const args = bwrapArguments({
+        visible: shown(request.command, request.env, network.folder),
+        homeDir: request.homeDir,
+        homeBytes: request.limits.homeMb * MIB,
+        network,
+        cwd: request.cwd,
+        command: [files.executable, ...request.args],
+      });
+      // bwrap's own environment is the process's: it is PID 1 inside, and its environ is readable there.
+      child = spawn(bwrap, args, {
+        cwd: request.homeDir,
+        env: { ...request.env, ...network.env } as NodeJS.ProcessEnv,
+        stdio: ["pipe", "pipe", "pipe"],
+        detached: true,
+      });
+    } catch (error) {
+      void network.close();
+      throw error;
+    }
+    // bwrap ends only when everything inside has ended (its PID 1 takes the namespace with it).
+    child.once("exit", () => void network.close());
+    child.once("error", () => void network.close());
+    return groupHandle(child, limiter, request.limits);
+  }
+
   return {
     name: "bwrap",
+    warmSpare: true,
     async status(command) {
       checked ??= probe();
       const status = await checked;
@@ -216,36 +249,8 @@ export function createBwrapSandbox(options: BwrapSandboxOptions = {}): AgentSand
       }
       return status;
     },
-    spawn(request: SandboxSpawnRequest): SandboxedProcess {
-      if (!bwrap) throw new Error("the bwrap sandbox is not available (status() first)");
-      const files = commandFiles(request.command, request.env);
-      const network = openSandboxNetwork(request.homeDir, networkOptions);
-      let child;
-      try {
-        const args = bwrapArguments({
-          visible: shown(request.command, request.env, network.folder),
-          homeDir: request.homeDir,
-          homeBytes: request.limits.homeMb * MIB,
-          network,
-          cwd: request.cwd,
-          command: [files.executable, ...request.args],
-        });
-        // bwrap's own environment is the process's: it is PID 1 inside, and its environ is readable there.
-        child = spawn(bwrap, args, {
-          cwd: request.homeDir,
-          env: { ...request.env, ...network.env } as NodeJS.ProcessEnv,
-          stdio: ["pipe", "pipe", "pipe"],
-          detached: true,
-        });
-      } catch (error) {
-        void network.close();
-        throw error;
-      }
-      // bwrap ends only when everything inside has ended (its PID 1 takes the namespace with it).
-      child.once("exit", () => void network.close());
-      child.once("error", () => void network.close());
-      return groupHandle(child, limiter, request.limits);
-    },
+    spawn: spawnInside,
+    start: (request) => startLocalProcess("bwrap", spawnInside, request),
     limits(command, env): SandboxLimits {
       const visible = visiblePaths([...commandPaths(command, env), relayNodePath()], extraReadOnly);
       const readOnly = [

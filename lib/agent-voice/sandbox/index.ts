@@ -1,17 +1,18 @@
 import "server-only";
 /**
  * Picks the sandbox every codex process of agent voice runs in (docs/agent-voice.md#the-sandbox):
- * a name (`bwrap`, the default, or `off`) or a ready AgentSandbox (another backend, or a bwrap one
- * with its own options).
+ * a name (`bwrap`, the default, `vercel` with its settings, or `off`) or a ready AgentSandbox
+ * (another backend, or a bwrap one with its own options).
  */
 import { LOG_PREFIX, type Logger } from "@/lib/logger";
 import { createBwrapSandbox } from "./bwrap";
 import { parseAllowEntry, uniqueTargets } from "./egress-allow-list";
 import type { SandboxNetworkOptions } from "./sandbox-network";
-import type { AgentSandbox, AgentSandboxName } from "./types";
+import type { AgentSandbox, AgentSandboxName, VercelSandboxSettings } from "./types";
 import { createUnsandboxed } from "./unsandboxed";
+import { createVercelSandboxBackend } from "./vercel/backend";
 
-export type { AgentSandbox, AgentSandboxName, SandboxStatus, SandboxLimits, SandboxSpawnRequest, SandboxedProcess } from "./types";
+export type { AgentSandbox, AgentSandboxName, SandboxStatus, SandboxLimits, SandboxStartRequest, StartedSandbox, SandboxHandle, CodexChannel } from "./types";
 export type { AgentLimits, ExceededLimit, LimitMechanism } from "./limits";
 export { createBwrapSandbox } from "./bwrap";
 export { createUnsandboxed } from "./unsandboxed";
@@ -39,7 +40,13 @@ export function resolveAgentSandbox(
   choice: AgentSandboxName | AgentSandbox | undefined,
   readOnlyPaths: string[] = [],
   network?: SandboxNetworkOptions,
+  vercel?: { settings?: VercelSandboxSettings; logger?: Logger },
 ): AgentSandbox {
   if (typeof choice === "object") return choice;
-  return (choice ?? "bwrap") === "off" ? createUnsandboxed() : createBwrapSandbox({ readOnlyPaths, ...(network ? { network } : {}) });
+  if (choice === "off") return createUnsandboxed();
+  if (choice === "vercel") {
+    if (!vercel?.settings) throw new Error("LWC_AGENT_SANDBOX=vercel needs the Vercel Sandbox settings (realtime.agentVoice.vercelSandbox)");
+    return createVercelSandboxBackend(vercel.settings, { env: process.env, allow: network?.allow ?? [], ...(vercel.logger ? { logger: vercel.logger } : {}) });
+  }
+  return createBwrapSandbox({ readOnlyPaths, ...(network ? { network } : {}) });
 }

@@ -30,7 +30,8 @@ export function agentLimits(given: Partial<AgentLimits> = {}): AgentLimits {
 }
 
 /** How the memory and process caps hold on this host (/api/health says which). */
-export type LimitMechanism = "cgroup" | "rlimit";
+/** `vm`: the VM itself (its vCPUs and memory) under LWC_AGENT_SANDBOX=vercel. */
+export type LimitMechanism = "cgroup" | "rlimit" | "vm";
 
 /** A limit whose crossing ends the process, hence its live session. */
 export type ExceededLimit = "memory" | "cpu" | "message";

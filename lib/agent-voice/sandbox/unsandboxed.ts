@@ -9,25 +9,29 @@ import { spawn } from "node:child_process";
 import { findExecutable } from "./command-files";
 import { createLocalLimiter, type ProcessLimiter } from "./local-limiter";
 import { groupHandle } from "./process-group";
-import type { AgentSandbox } from "./types";
+import { startLocalProcess } from "./local-process";
+import type { LocalSandbox, SandboxSpawnRequest, SandboxedProcess } from "./types";
 
-export function createUnsandboxed(options: { limiter?: ProcessLimiter } = {}): AgentSandbox {
+export function createUnsandboxed(options: { limiter?: ProcessLimiter } = {}): LocalSandbox {
   const limiter = options.limiter ?? createLocalLimiter();
+  function spawnDirectly(request: SandboxSpawnRequest): SandboxedProcess {
+    const child = spawn(request.command, request.args, {
+      cwd: request.cwd,
+      env: request.env as NodeJS.ProcessEnv,
+      stdio: ["pipe", "pipe", "pipe"],
+      detached: true,
+    });
+    return groupHandle(child, limiter, request.limits);
+  }
   return {
     name: "off",
+    warmSpare: true,
     async status() {
       const limits = await limiter.status();
       return limits.available ? { available: true, limits: limits.mechanism } : limits;
     },
-    spawn(request) {
-      const child = spawn(request.command, request.args, {
-        cwd: request.cwd,
-        env: request.env as NodeJS.ProcessEnv,
-        stdio: ["pipe", "pipe", "pipe"],
-        detached: true,
-      });
-      return groupHandle(child, limiter, request.limits);
-    },
+    spawn: spawnDirectly,
+    start: (request) => startLocalProcess("off", spawnDirectly, request),
     limits(command, env) {
       const executable = findExecutable(command, env.PATH) ?? command;
       return { readOnly: ["everything the server's user can read", executable], writable: ["everything the server's user can write"], hostProcesses: "visible", network: { namespace: "host" } };

@@ -32,7 +32,7 @@ import { requireCapability } from "../session/capabilities";
 const START_FAILED_MESSAGE = "The agent could not start on this server. The server's log says why.";
 
 /** What /api/health reports for agent voice. */
-export type AgentVoiceState = "sandboxed" | "unsandboxed" | "unavailable";
+export type AgentVoiceState = "sandboxed" | "vercel" | "unsandboxed" | "unavailable";
 
 /** `realtime_start_superseded` for a start a newer one overtook; `realtime_busy` (429 account, 503 server) with retry-after. */
 function refusedResponse(refused: StartRefusedError): Response {
@@ -56,7 +56,10 @@ export function createAgentVoiceRoutes(
   const { maxRequestBytes } = options.realtime;
   // The sandbox every codex process runs in (bwrap unless configured off), shared with the bridge.
   const sandbox: Promise<AgentSandbox> = import("@/lib/agent-voice/sandbox").then(({ resolveAgentSandbox, sandboxNetworkOptions }) =>
-    resolveAgentSandbox(agentVoice.sandbox, agentVoice.sandboxReadOnlyPaths, sandboxNetworkOptions(agentVoice.sandboxAllowHosts ?? [], options.logger)),
+    resolveAgentSandbox(agentVoice.sandbox, agentVoice.sandboxReadOnlyPaths, sandboxNetworkOptions(agentVoice.sandboxAllowHosts ?? [], options.logger), {
+      ...(agentVoice.vercelSandbox ? { settings: agentVoice.vercelSandbox } : {}),
+      logger: options.logger,
+    }),
   );
   const liveSessions: Promise<LiveSessions> = Promise.all([import("@/lib/agent-voice/live-sessions"), sandbox]).then(
     ([{ createLiveSessions }, resolved]) =>
@@ -309,7 +312,8 @@ export function createAgentVoiceRoutes(
     async state(): Promise<AgentVoiceState> {
       const current = await sandboxStatus();
       if (!current.available) return "unavailable";
-      return current.name === "off" ? "unsandboxed" : "sandboxed";
+      if (current.name === "off") return "unsandboxed";
+      return current.name === "vercel" ? "vercel" : "sandboxed";
     },
     /** For /api/health: how each codex process's memory and process caps hold (null while agent voice is unavailable). */
     async limits(): Promise<LimitMechanism | null> {

@@ -1,0 +1,161 @@
+import "server-only";
+/**
+ * `LWC_AGENT_SANDBOX=vercel`: the Vercel Sandbox backend behind the one sandbox interface
+ * (../types.ts). Each codex runs in a microVM of its own, started from the snapshot
+ * (startVercelSandbox); the channel is the session relay's (relay-client.ts); the VM's vCPUs,
+ * memory, lifetime and network policy are its limits; every stop ends the VM (stopVercelSandbox),
+ * not only codex. A channel that ends for any reason but codex's own exit (the VM stopped, the
+ * relay unreachable) stops the VM too: nothing is left running that no instance follows.
+ */
+import type { Logger } from "@/lib/logger";
+import { LOG_PREFIX } from "@/lib/logger";
+import type { RelayChannel, RelayLine } from "../../relay/relay-client";
+import { vercelSandboxApi } from "../../vercel-sandbox-api";
+import type { EgressTarget } from "../egress-allow-list";
+import type { AgentSandbox, CodexChannel, SandboxExit, SandboxStatus, StartedSandbox, VercelSandboxSettings } from "../types";
+import { SandboxUnavailableError } from "../unavailable";
+import { VercelSandboxError } from "./errors";
+import { VM_CWD } from "./layout";
+import { startVercelSandbox, type VercelSandboxApi } from "./start";
+import { stopVercelSandbox } from "./stop";
+
+/** A close that gets no answer this long is left to the VM's stop. */
+const CLOSE_WAIT_MS = 5_000;
+const METADATA_SUBNET = "169.254.169.254/32";
+
+interface VercelBackendContext {
+  /** Where the credentials come from (VERCEL_TOKEN, VERCEL_TEAM_ID, VERCEL_PROJECT_ID; or the OIDC token), and VERCEL_DEPLOYMENT_ID. */
+  env: Record<string, string | undefined>;
+  /** The hosts the VM may reach: the handler's resolved allow list. */
+  allow: readonly EgressTarget[];
+  logger?: Logger;
+}
+
+const CREDENTIALS_FIX =
+  "Set VERCEL_TOKEN with VERCEL_TEAM_ID and VERCEL_PROJECT_ID, or none of them to use Vercel's OIDC token (on Vercel: enable OIDC for the project).";
+const SNAPSHOT_FIX =
+  "Make the snapshot with `npm run agent-voice:snapshot` and set LWC_VERCEL_SANDBOX_SNAPSHOT to the id it prints " +
+  "(docs/agent-voice.md#vercel-sandbox-backend).";
+
+/** How codex ended, as the interface says it, from how the relay channel ended. */
+function exitOf(end: Awaited<RelayChannel["ended"]>): SandboxExit {
+  if (end.reason !== "exited") return { code: null, signal: null };
+  return { code: end.code, signal: (end.signal as NodeJS.Signals | null) ?? null, ...(end.why === "line_too_long" ? { limit: "message" as const } : {}) };
+}
+
+/**
+ * A start that failed, as the layers above know failures: what only the operator can fix (no or a
+ * missing snapshot, refused credentials) is an unavailable sandbox (503 agent_sandbox_unavailable,
+ * the fix in the log); anything else an error whose message has the sentence and the log detail.
+ */
+function startFailure(error: unknown): Error {
+  if (!(error instanceof VercelSandboxError)) return error instanceof Error ? error : new Error(String(error));
+  if (error.failure === "not_configured" || error.failure === "snapshot_missing") return new SandboxUnavailableError(`${error.message} (${error.detail})`, SNAPSHOT_FIX);
+  if (error.failure === "credentials") return new SandboxUnavailableError(`${error.message} (${error.detail})`, CREDENTIALS_FIX);
+  return new Error(`${error.message} (${error.detail})`);
+}
+
+export function createVercelSandboxBackend(settings: VercelSandboxSettings, context: VercelBackendContext): AgentSandbox {
+  const options = { ...settings, ...context };
+  // The VM's network policy names hosts (it has no ports); the metadata address stays denied.
+  const hosts = [...new Set(context.allow.map((target) => target.host))];
+  // Sandboxes are tagged with the deploy, so a sweep can tell this deploy's from older ones.
+  const deploy = context.env.VERCEL_DEPLOYMENT_ID?.trim() || "local";
+  let api: VercelSandboxApi | undefined;
+  let apiProblem: string | undefined;
+  try {
+    api = vercelSandboxApi(options.apiUrl, options.env);
+  } catch (error) {
+    apiProblem = (error as Error).message;
+  }
+
+  async function stopQuietly(sandboxId: string): Promise<void> {
+    try {
+      await stopVercelSandbox(api!, { sandboxId });
+    } catch (error) {
+      const detail = error instanceof VercelSandboxError ? error.detail : "error";
+      options.logger?.warn(`${LOG_PREFIX} agent voice: stopping Vercel sandbox ${sandboxId} failed (${detail}); it ends at its lifetime (LWC_VERCEL_SANDBOX_TIMEOUT_SECONDS)`);
+    }
+  }
+
+  async function start(request: { configToml?: string }): Promise<StartedSandbox> {
+    if (!api) throw new VercelSandboxError("credentials", apiProblem ?? "no API client");
+    let listener: ((line: string) => void) | undefined;
+    const early: string[] = [];
+    const onLine = (line: RelayLine) => (listener ? listener(line.line) : early.push(line.line));
+    const started = await startVercelSandbox({
+      api,
+      snapshotId: options.snapshotId,
+      vcpus: options.vcpus,
+      timeoutMs: options.timeoutMs,
+      deploy,
+      networkPolicy: { allow: hosts, subnets: { deny: [METADATA_SUBNET] } },
+      codexHome: { configToml: request.configToml ?? "" },
+      onLine,
+    }).catch((error: unknown) => {
+      throw startFailure(error);
+    });
+    const { handle, channel: relay } = started;
+    let ended = false;
+    const exited = relay.ended.then(async (end) => {
+      ended = true;
+      // The VM goes with its codex, however the channel ended.
+      await stopQuietly(handle.sandboxId);
+      return exitOf(end);
+    });
+    const channel: CodexChannel = {
+      send(line) {
+        if (ended) return;
+        // A send that fails for good ends the channel; `exited` says so.
+        relay.send(line).catch(() => undefined);
+      },
+      onLine(next) {
+        listener = next;
+        for (const line of early.splice(0)) next(line);
+      },
+      exited,
+      stderrTail: () => "",
+    };
+    let stopping: Promise<void> | undefined;
+    return {
+      handle,
+      channel,
+      workDir: VM_CWD,
+      applyLimits: async () => undefined,
+      stop() {
+        stopping ??= (async () => {
+          await Promise.race([relay.close(), new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref())]);
+          relay.detach();
+          await stopQuietly(handle.sandboxId);
+          await exited;
+        })();
+        return stopping;
+      },
+      stopNow() {
+        // An exit handler cannot wait: the stop is sent; the VM's lifetime is the backstop.
+        relay.detach();
+        void stopQuietly(handle.sandboxId);
+      },
+    };
+  }
+
+  return {
+    name: "vercel",
+    warmSpare: false,
+    async status(): Promise<SandboxStatus> {
+      if (apiProblem) return { available: false, reason: apiProblem, fix: CREDENTIALS_FIX };
+      if (!options.snapshotId) return { available: false, reason: "LWC_VERCEL_SANDBOX_SNAPSHOT is not set", fix: SNAPSHOT_FIX };
+      if (hosts.length === 0) return { available: false, reason: "no host is allowed for the sandbox's network", fix: "Set LWC_CODEX_BASE_URL and LWC_ISSUER_URL (or leave them at the provider's)." };
+      return { available: true, limits: "vm" };
+    },
+    start,
+    limits() {
+      return {
+        readOnly: ["nothing of this server: the VM's own disk, from the snapshot"],
+        writable: ["the VM's own disk (gone when it stops)"],
+        hostProcesses: "hidden",
+        network: { namespace: "own", reachable: hosts },
+      };
+    },
+  };
+}

@@ -1,0 +1,202 @@
+/**
+ * Agent voice with `sandbox: "vercel"` (LWC_AGENT_SANDBOX=vercel) through the app's HTTP API: each
+ * live session's codex runs in a VM of the fake Vercel Sandbox API (mock-upstream/vercel-sandbox/),
+ * reached through the real SDK and the session relay, with the real codex. A start (SDP), a tool
+ * call that asks for confirmation, the confirmation, hang-up; and a sign-out during a call. Each
+ * ends with zero live sandboxes in the fake and none of the processes its VMs ran (by pid).
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import { referenceConfirmTool, referenceTools } from "@/lib/agent-voice/tools";
+import { makeCodexSnapshot } from "@/lib/agent-voice/sandbox/vercel/snapshot";
+import { vercelSandboxApi } from "@/lib/agent-voice/vercel-sandbox-api";
+import { CLIENT_VERSION } from "@/lib/upstream/config";
+import { startMockUpstream, type MockUpstream } from "@/mock-upstream/server";
+import { FAKE_VERCEL_PROJECT_ID, startFakeVercelSandbox, type FakeVercelSandbox } from "@/mock-upstream/vercel-sandbox/server";
+import { openEvents } from "@/tests/integration/app-server-harness";
+import { findLeakedTokens, signIn, startHarness, type Harness, type TestClient } from "@/tests/integration/harness";
+import { processAlive, waitUntil } from "@/test-support/session-relay-process";
+import { codexExecutable, codexReadOnlyPaths } from "./codex-binary";
+import { loopbackOffer, type LoopbackOffer } from "./loopback-offer";
+
+const CREDENTIALS = ["VERCEL_TOKEN", "VERCEL_TEAM_ID", "VERCEL_PROJECT_ID"] as const;
+let mock: MockUpstream;
+let fake: FakeVercelSandbox;
+let snapshotId: string;
+let h: Harness | undefined;
+let offer: LoopbackOffer | undefined;
+/** Host pids of every VM and every process a VM ran, seen while it ran: none may be left. */
+const seenPids = new Set<number>();
+
+beforeAll(async () => {
+  mock = await startMockUpstream({ streamChunkDelayMs: 0 });
+  const [codexPackages] = codexReadOnlyPaths(codexExecutable());
+  fake = await startFakeVercelSandbox({ imagePaths: [codexPackages!], egress: [new URL(mock.url).host] });
+  // The backend takes its credentials from the environment, as on a server (VERCEL_TOKEN + team + project).
+  Object.assign(process.env, { VERCEL_TOKEN: fake.token, VERCEL_TEAM_ID: fake.teamId, VERCEL_PROJECT_ID: FAKE_VERCEL_PROJECT_ID });
+  const api = vercelSandboxApi(fake.url, process.env);
+  ({ snapshotId } = await makeCodexSnapshot(api, { codexVersion: CLIENT_VERSION, codex: { linkTo: codexExecutable() }, log: () => undefined }));
+}, 180_000);
+
+afterAll(async () => {
+  for (const name of CREDENTIALS) delete process.env[name];
+  await fake?.close();
+  await mock?.close();
+});
+
+afterEach(async () => {
+  await offer?.close();
+  offer = undefined;
+  if (h) expect(findLeakedTokens(h.evidence)).toEqual([]);
+  await h?.close();
+  h = undefined;
+  expect(fake.stats()).toMatchObject({ live: 0, vms: 0 });
+  await waitUntil(() => [...seenPids].every((pid) => !processAlive(pid)));
+  mock.reset();
+});
+
+async function startApp(options: { withoutSnapshot?: boolean; snapshotId?: string; idleTimeoutMs?: number } = {}): Promise<TestClient> {
+  h = await startHarness({
+    sharedMock: mock,
+    handler: {
+      realtime: {
+        agentVoice: {
+          // The VM runs its snapshot's codex; the command names the same version here.
+          command: codexExecutable(),
+          tools: referenceTools,
+          sandbox: "vercel",
+          ...(options.idleTimeoutMs ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
+          vercelSandbox: { apiUrl: fake.url, snapshotId: options.withoutSnapshot ? undefined : (options.snapshotId ?? snapshotId), vcpus: 1, timeoutMs: 300_000 },
+        },
+      },
+      confirmTool: referenceConfirmTool,
+    },
+  });
+  const client = h.client();
+  await signIn(h, client);
+  return client;
+}
+
+/** The host pids of a process and all its descendants now (a VM's bwrap: its init, the relay, codex). */
+function processTree(root: number): { pid: number; cmdline: string }[] {
+  const parents = new Map<number, number>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      parents.set(Number(entry), Number(/^PPid:\s+(\d+)/m.exec(readFileSync(`/proc/${entry}/status`, "utf8"))![1]));
+    } catch {
+      // Gone while we looked.
+    }
+  }
+  const tree = new Set([root]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [pid, parent] of parents) if (!tree.has(pid) && tree.has(parent)) grew = tree.add(pid).size > 0;
+  }
+  return [...tree].flatMap((pid) => {
+    try {
+      return [{ pid, cmdline: readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ") }];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** Starts a live session; the one running sandbox's VM processes (codex among them), remembered for the after-each check. */
+async function startLive(client: TestClient): Promise<{ sessionId: string; pids: number[] }> {
+  offer = await loopbackOffer();
+  const reply = await client.post("/realtime/app-server", { sdp: offer.sdp, session: { voice: "cove" } });
+  expect(reply.status, reply.text).toBe(201);
+  expect(reply.json<{ sdp: string }>().sdp).toMatch(/^v=0\r\n/);
+  // No warm spare with this backend: exactly the one VM of this session.
+  const running = fake.stats().sandboxes.filter((entry) => entry.status === "running");
+  expect(running).toHaveLength(1);
+  expect(running[0]!.tags).toMatchObject({ app: "lwc-agent-voice" });
+  const tree = processTree(running[0]!.vmPid!);
+  for (const { pid } of tree) seenPids.add(pid);
+  expect(tree.filter((entry) => entry.cmdline.includes("app-server")).length).toBeGreaterThanOrEqual(1);
+  return { sessionId: reply.json<{ sessionId: string }>().sessionId, pids: tree.map(({ pid }) => pid) };
+}
+
+it("status says vercel; start, a tool call that asks for confirmation, the confirmation, hang-up: zero live sandboxes, no process left", async () => {
+  const client = await startApp();
+  const status = await client.get("/realtime/app-server/status");
+  expect(status.json()).toMatchObject({ available: true, sandbox: "vercel" });
+
+  const { sessionId, pids } = await startLive(client);
+  const events = await openEvents(client, sessionId);
+  mock.codex.queueToolCalls([{ name: "save_note", arguments: { text: "buy milk" } }]);
+  mock.codex.requestHandoff({ transcript: "Save a note: buy milk." });
+
+  const pending = await events.next((e) => e.type === "tool.pending_confirmation");
+  expect(pending).toMatchObject({ tool: "save_note", review: { text: "buy milk" } });
+  const confirm = await client.post(`/realtime/app-server/${sessionId}/confirm`, { callId: pending.callId, confirmation: { approved: true } });
+  expect(confirm.status, confirm.text).toBe(200);
+  expect(await events.next((e) => e.type === "tool.completed")).toMatchObject({ tool: "save_note", callId: pending.callId, approved: true });
+  expect((await client.get("/realtime/app-server/notes")).json<{ notes: { text: string }[] }>().notes.map((note) => note.text)).toEqual(["buy milk"]);
+
+  events.close();
+  expect((await client.request("DELETE", `/realtime/app-server/${sessionId}`)).status).toBe(200);
+  expect(fake.stats()).toMatchObject({ live: 0, vms: 0 });
+  await waitUntil(() => pids.every((pid) => !processAlive(pid)));
+});
+
+it("sign-out during a call ends its sandbox: zero live sandboxes, no process left", async () => {
+  const client = await startApp();
+  const { pids } = await startLive(client);
+  expect(fake.stats().live).toBe(1);
+  expect((await client.post("/logout")).status).toBe(200);
+  await waitUntil(() => fake.stats().live === 0);
+  expect(fake.stats()).toMatchObject({ live: 0, vms: 0 });
+  await waitUntil(() => pids.every((pid) => !processAlive(pid)));
+});
+
+it("the idle timeout ends a silent call and its sandbox: zero live sandboxes, no process left", async () => {
+  const client = await startApp({ idleTimeoutMs: 1_500 });
+  const { sessionId, pids } = await startLive(client);
+  const events = await openEvents(client, sessionId);
+  expect(await events.next((e) => e.type === "session.closed")).toMatchObject({ reason: "idle_timeout" });
+  events.close();
+  await waitUntil(() => fake.stats().live === 0);
+  await waitUntil(() => pids.every((pid) => !processAlive(pid)));
+});
+
+it("the server shutting down during a call ends its sandbox: zero live sandboxes, no process left", async () => {
+  const client = await startApp();
+  const { pids } = await startLive(client);
+  // What the server runs on SIGTERM (lib/provider-app.ts: closeOnShutdown).
+  await h!.provider.close();
+  expect(fake.stats()).toMatchObject({ live: 0, vms: 0 });
+  await waitUntil(() => pids.every((pid) => !processAlive(pid)));
+});
+
+it("no snapshot configured: agent voice is unavailable, a start answers 503 agent_sandbox_unavailable and creates no sandbox", async () => {
+  const client = await startApp({ withoutSnapshot: true });
+  const known = fake.stats().sandboxes.length;
+  expect((await client.get("/realtime/app-server/status")).json()).toMatchObject({ available: false, sandbox: "vercel" });
+  offer = await loopbackOffer();
+  const reply = await client.post("/realtime/app-server", { sdp: offer.sdp, session: { voice: "cove" } });
+  expect(reply.status, reply.text).toBe(503);
+  expect(reply.json()).toMatchObject({ error: "agent_sandbox_unavailable" });
+  expect(fake.stats().sandboxes).toHaveLength(known);
+  expect(h!.evidence.logs.some((line) => line.level === "error" && line.message.includes("LWC_VERCEL_SANDBOX_SNAPSHOT is not set"))).toBe(true);
+});
+
+it("a snapshot that does not exist: 503 agent_sandbox_unavailable; a create the API refuses (429): 502 with a fixed sentence; nothing left running", async () => {
+  const client = await startApp({ snapshotId: "snap_missing" });
+  offer = await loopbackOffer();
+  const missing = await client.post("/realtime/app-server", { sdp: offer.sdp, session: { voice: "cove" } });
+  expect(missing.status, missing.text).toBe(503);
+  expect(missing.json()).toMatchObject({ error: "agent_sandbox_unavailable" });
+  expect(h!.evidence.logs.some((line) => line.level === "error" && line.message.includes("snapshot does not exist"))).toBe(true);
+  await h!.close();
+
+  const again = await startApp();
+  await fetch(`${fake.url}/__fake/fail-create`, { method: "POST", body: JSON.stringify({ status: 429, times: 1, retryAfter: 60 }) });
+  const refused = await again.post("/realtime/app-server", { sdp: offer.sdp, session: { voice: "cove" } });
+  expect(refused.status, refused.text).toBe(502);
+  expect(refused.json()).toMatchObject({ error: "realtime_app_server_start_failed", message: "The agent could not start on this server. The server's log says why." });
+  expect(refused.text).not.toContain(fake.url);
+  expect(h!.evidence.logs.some((line) => line.message.includes("the Sandbox API answered 429"))).toBe(true);
+  expect(fake.stats()).toMatchObject({ live: 0, vms: 0 });
+});
