@@ -30,6 +30,9 @@ const nextConfig: NextConfig = {
       { source: "/share/:path*", headers: [{ key: "X-Robots-Tag", value: "noindex, nofollow" }] },
     ];
   },
+  // In the browser, the AI SDK's default provider (the Vercel AI Gateway) is a stand-in that throws:
+  // the app never calls it, and it would add about 20 KB gzipped to the chat screen (lib/client/no-gateway.ts).
+  turbopack: { resolveAlias: { "@ai-sdk/gateway": { browser: "./lib/client/no-gateway.ts" } } },
   // The dev-tools badge sits over the message box's controls on a phone; the demo runs `next dev`.
   devIndicators: false,
   // Sign in with ChatGPT needs the page on 127.0.0.1 (its loopback callback), and `next dev` serves

@@ -1,4 +1,3 @@
-import { generateText } from "ai";
 import { chatRequestOptions, REASONING_EFFORTS } from "./chat-request-options";
 import type { ChatUIMessage } from "./chat-turns";
 import { cleanTitle, titleMessages } from "./conversation-titles";
@@ -7,7 +6,9 @@ import type { ModelDetails, ProviderProxy } from "./provider-proxy";
 
 /**
  * The title call (lib/client/conversation-titles.ts says what it asks and how the answer is read),
- * in a module of its own: it needs the model code, which the chat screen downloads when used.
+ * in a module of its own: it needs the model code, which the chat screen downloads when used. It
+ * calls the provider's model itself, not the AI SDK's generateText: the AI SDK's core is one module
+ * the chat screen loads at first, so each of its functions this call used would come with it.
  */
 
 /** What the title call asks for (the call's `instructions`). */
@@ -27,13 +28,13 @@ function lowestEffort(model: ModelDetails) {
  * held none; rejects as any model call does (signed out, a limit, the network).
  */
 export async function generateTitle(provider: ProviderProxy, model: ModelDetails, messages: readonly ChatUIMessage[], signal?: AbortSignal): Promise<string | null> {
-  const { text } = await generateText({
-    model: provider(model.slug),
-    messages: titleMessages(messages),
+  // One call, no retry: what generateText with maxRetries 0 would send, without generateText.
+  const { content } = await provider(model.slug).doGenerate({
+    prompt: titleMessages(messages).map(({ role, content: text }) => ({ role, content: [{ type: "text" as const, text }] })),
     headers: chatRequestOptions({ model: model.slug, reasoningEffort: lowestEffort(model), fast: false }).headers,
-    maxRetries: 0,
     abortSignal: signal,
     providerOptions: { openai: { store: false, instructions: TITLE_INSTRUCTIONS } },
   });
+  const text = content.map((part) => (part.type === "text" ? part.text : "")).join("");
   return cleanTitle(text);
 }
