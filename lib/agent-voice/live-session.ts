@@ -389,7 +389,9 @@ export async function startLiveSession(
     isSignedIn: () => owner.isSignedIn(),
     close: closeSoon,
   });
-  stopWatching = watchLimits({ root: appServer.pid, homeDir: appServer.homeDir, limits: settings.limits, onReached: endForLimit });
+  // A local sandbox's processes are this machine's to read; a microVM is limited by its own size.
+  const { handle } = appServer;
+  if (handle.kind === "local") stopWatching = watchLimits({ root: handle.pid, homeDir: handle.home, limits: settings.limits, onReached: endForLimit });
   events.onEnd(() => resolveClosed());
 
   return {
