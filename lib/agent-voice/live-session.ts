@@ -19,7 +19,8 @@ import type { Logger } from "@/lib/logger";
 import { LOG_PREFIX } from "@/lib/logger";
 import { upstreamSnippet } from "@/lib/upstream/redact";
 import { LiveSessionStartError } from "./start-failure";
-import { MAX_RPC_LINE_BYTES, type ExceededLimit } from "./sandbox/limits";
+import { MAX_RPC_LINE_BYTES, type AgentLimits, type ExceededLimit } from "./sandbox/limits";
+import { watchLimits } from "./sandbox/limit-watch";
 
 /** How long `thread/realtime/stop` may take before the process is ended regardless. */
 const STOP_REQUEST_TIMEOUT_MS = 1_000;
@@ -41,8 +42,20 @@ const LIMIT_ENDED: Record<ExceededLimit, { reason: string; message: string; log:
     message: "The agent sent a message larger than this server accepts, so the voice session ended.",
     log: `sent a JSON-RPC line over ${MAX_RPC_LINE_BYTES} bytes`,
   },
+  processes: {
+    reason: "process_limit",
+    message: "The agent started more processes than this server allows, so the voice session ended.",
+    log: "reached its process limit (LWC_AGENT_MAX_PROCESSES)",
+  },
+  home: {
+    reason: "home_limit",
+    message: "The agent wrote more to its folder than this server allows, so the voice session ended.",
+    log: "filled its home (LWC_AGENT_HOME_MB)",
+  },
 };
 const START_FAILED = "start_failed";
+/** A failed start, or a process over a limit (one the watch found may still run): ended at once, no polite stop. */
+const END_AT_ONCE = new Set([START_FAILED, ...Object.values(LIMIT_ENDED).map((ended) => ended.reason)]);
 export const DEFAULT_INSTRUCTIONS =
   "You are the voice assistant of a web application. You can only use the tools you are given; " +
   "you cannot run commands, read or change files, or browse. Keep answers short.";
@@ -73,6 +86,8 @@ interface LiveSessionSettings {
   eventBufferSize: number;
   /** Event streams that may follow the session at once; a new one ends the oldest. */
   maxEventStreams: number;
+  /** The process's limits: the watch ends the session at the ones the kernel only refuses at (limit-watch.ts). */
+  limits: AgentLimits;
   store: KeyValueStore;
   logger: Logger;
   now: () => number;
@@ -289,6 +304,7 @@ export async function startLiveSession(
   let closing: Promise<void> | undefined;
   let lastActivity = now();
   let stopSupervising = () => undefined as void;
+  let stopWatching = () => undefined as void;
   const closeSoon = (reason: string) => void close(reason);
 
   const target: NotificationTarget = { threadId: () => threadId, isLive: () => live, sdp, events, close: closeSoon };
@@ -306,6 +322,7 @@ export async function startLiveSession(
   /** A live process is asked to stop its call first; one whose start failed is ended at once (nothing to keep). */
   async function closeProcess(atOnce: boolean): Promise<void> {
     stopSupervising();
+    stopWatching();
     if (atOnce) appServer.killNow();
     else if (threadId !== undefined && !appServer.hasExited()) {
       await appServer.rpc.request("thread/realtime/stop", { threadId }, STOP_REQUEST_TIMEOUT_MS).catch(() => undefined);
@@ -317,7 +334,7 @@ export async function startLiveSession(
     const wasLive = live;
     live = false;
     toolCalls.endAll();
-    await closeProcess(reason === START_FAILED);
+    await closeProcess(END_AT_ONCE.has(reason));
     if (wasLive) events.push("session.closed", { reason });
     events.end();
   }
@@ -330,13 +347,18 @@ export async function startLiveSession(
   let resolveClosed!: () => void;
   const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
 
+  /** Ends the live session for `limit`: a fixed sentence to the browser, the variable in the log line. */
+  function endForLimit(limit: ExceededLimit): void {
+    if (closing !== undefined || !live) return;
+    logger.warn(`${LOG_PREFIX} agent voice: a codex process ${LIMIT_ENDED[limit].log}; its live session ended`);
+    events.push("error", { message: LIMIT_ENDED[limit].message });
+    closeSoon(LIMIT_ENDED[limit].reason);
+  }
+
   void appServer.exited.then(({ limit }) => {
     if (closing === undefined && live) {
-      if (limit) {
-        logger.warn(`${LOG_PREFIX} agent voice: a codex process ${LIMIT_ENDED[limit].log}; its live session ended`);
-        events.push("error", { message: LIMIT_ENDED[limit].message });
-        closeSoon(LIMIT_ENDED[limit].reason);
-      } else {
+      if (limit) endForLimit(limit);
+      else {
         events.push("error", { message: "The agent process stopped unexpectedly." });
         closeSoon("process_exited");
       }
@@ -367,6 +389,9 @@ export async function startLiveSession(
     isSignedIn: () => owner.isSignedIn(),
     close: closeSoon,
   });
+  // A local sandbox's processes are this machine's to read; a microVM is limited by its own size.
+  const { handle } = appServer;
+  if (handle.kind === "local") stopWatching = watchLimits({ root: handle.pid, homeDir: handle.home, limits: settings.limits, onReached: endForLimit });
   events.onEnd(() => resolveClosed());
 
   return {

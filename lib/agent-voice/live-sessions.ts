@@ -107,6 +107,7 @@ function liveSessionSettings(options: AgentVoiceOptions & { loginCheckIntervalMs
     loginCheckIntervalMs: options.loginCheckIntervalMs ?? DEFAULT_LOGIN_CHECK_INTERVAL_MS,
     eventBufferSize: options.eventBufferSize ?? DEFAULT_EVENT_BUFFER_SIZE,
     maxEventStreams: MAX_EVENT_STREAMS,
+    limits: agentLimits(options.limits),
     store: deps.store,
     logger: deps.logger,
     now: deps.now,

@@ -4,12 +4,14 @@
  * 100 MB text file it could see cost codex +580 MB and the server +235 MB (kept), sent as one
  * JSON-RPC line. Now the memory cap holds (LWC_AGENT_MEMORY_MB, default 512), a line over 1 MiB
  * ends that live session with an `error` event and a log line, and the server and another
- * person's live session go on.
+ * person's live session go on. The process and home caps, which the kernel only enforces by
+ * refusing a fork or a write, end the live session too (the server's watch, limit-watch.ts).
  *
  * The server is the app's handler in a process of its own (served-app.ts), so its memory is its
  * own to measure; the mock model makes the patches.
  */
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { chmodSync, closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
@@ -30,6 +32,8 @@ let mock: MockUpstream;
 let sink: ProxySink;
 let scratch: string;
 let wrapper: string;
+let spawner: string;
+let sleepPath: string;
 let bigFile: string;
 let fourMbFile: string;
 let readOnlyPaths: string[];
@@ -52,6 +56,23 @@ beforeAll(async () => {
   // catches any attempt to leave 127.0.0.1.
   writeFileSync(wrapper, ["#!/bin/sh", `if [ -z "$HTTPS_PROXY" ]; then ${exports.join("; ")}; fi`, `exec '${codexPath}' "$@"`, ""].join("\n"));
   chmodSync(wrapper, 0o755);
+  // Stands in for a codex that starts processes (codex 0.171.0 has no tool for it here: no shell,
+  // and apply_patch needs an approval the server declines): once its home holds `spawn-now`, it
+  // starts 80 processes inside the sandbox, children of the codex launcher.
+  mkdirSync(join(scratch, "spawner"));
+  spawner = join(scratch, "spawner", "codex");
+  sleepPath = execFileSync("sh", ["-c", "command -v sleep"], { encoding: "utf8" }).trim();
+  writeFileSync(
+    spawner,
+    [
+      "#!/bin/sh",
+      `if [ -z "$HTTPS_PROXY" ]; then ${exports.join("; ")}; fi`,
+      `(while [ ! -e "$HOME/spawn-now" ]; do '${sleepPath}' 0.2; done; i=0; while [ $i -lt 80 ]; do '${sleepPath}' 600 & i=$((i+1)); done; wait) &`,
+      `exec '${codexPath}' "$@"`,
+      "",
+    ].join("\n"),
+  );
+  chmodSync(spawner, 0o755);
   const line = `${FILE_LINE} ${"x".repeat(100)}\n`;
   bigFile = join(scratch, "shown", "notes.txt");
   writeFileSync(bigFile, line.repeat(Math.ceil((100 * MIB) / line.length)));
@@ -79,7 +100,7 @@ afterEach(async () => {
 const sidebandFrame = (type: string) => (r: RecordedRequest) =>
   r.method === SIDEBAND_IN && r.path === SIDEBAND_PATH && (r.body as { type?: string } | undefined)?.type === type;
 
-async function serve(): Promise<ServedApp> {
+async function serve(extra: Record<string, string> = {}): Promise<ServedApp> {
   server = await serveApp({
     env: {
       PATH: process.env.PATH ?? "/usr/bin:/bin",
@@ -88,6 +109,7 @@ async function serve(): Promise<ServedApp> {
       LWC_CODEX_BASE_URL: mock.codexBaseUrl,
       LWC_CODEX_COMMAND: wrapper,
       LWC_AGENT_SANDBOX_READONLY_PATHS: [...readOnlyPaths, join(scratch, "shown")].join(":"),
+      ...extra,
     },
   });
   return server;
@@ -194,4 +216,96 @@ it("a 100 MB file it can see: the session ends at the memory cap (or the 1 MiB l
   // The other person's session is still live: it closes normally, when asked.
   expect((await bystander.client.request("DELETE", `/realtime/app-server/${bystander.sessionId}`)).status).toBe(200);
   expect(await bystander.events.next((event) => event.type === "session.closed")).toMatchObject({ reason: "closed_by_client" });
+});
+
+/** When a process started, in clock ticks since boot (/proc/<pid>/stat's 22nd field). */
+function startTicks(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]);
+}
+
+/**
+ * The native codex of each sandbox of `served`, oldest first, once there are `count`. A start takes
+ * the spare (made after the first start) or a new process, so with the bystander started first and
+ * the attacker second they are [bystander, attacker, spare].
+ */
+async function codexByAge(served: ServedApp, count: number): Promise<number[]> {
+  await expect.poll(() => nativeCodex(served).length, { timeout: 30_000 }).toBe(count);
+  return nativeCodex(served).sort((a, b) => startTicks(a) - startTicks(b));
+}
+
+/** `path` inside the sandbox of `codexPid`, as the host reaches it (the sandbox's own mounts, its tmpfs home). */
+function insideHome(codexPid: number, name: string): string {
+  const home = /(?:^|\0)HOME=([^\0]*)/.exec(readFileSync(`/proc/${codexPid}/environ`, "utf8"))?.[1];
+  if (!home) throw new Error(`no HOME for ${codexPid}`);
+  return `/proc/${codexPid}/root${home}/${name}`;
+}
+
+/** Two people's live sessions; the attacker's sandbox and the others, and the groups of all. */
+async function twoSessions(served: ServedApp) {
+  const bystander = await liveSession(served, "bystander@example.com");
+  const attacker = await liveSession(served, "attacker@example.com");
+  const [, attackerCodex] = await codexByAge(served, 3);
+  return { bystander, attacker, attackerCodex: attackerCodex!, attackerGroup: processGroupOf(attackerCodex!), groups: sandboxGroups(served) };
+}
+
+/** The attacker's session ended for `reason` with its sentence and log line; its sandbox is gone, the bystander's session goes on. */
+async function endedForLimit(
+  served: ServedApp,
+  sessions: Awaited<ReturnType<typeof twoSessions>>,
+  expected: { reason: string; message: string; log: string },
+): Promise<void> {
+  const { attacker, bystander, groups } = sessions;
+  expect(await attacker.events.next((event) => event.type === "error")).toMatchObject({ message: expected.message });
+  expect(await attacker.events.next((event) => event.type === "session.closed")).toMatchObject({ reason: expected.reason });
+  await oneSandboxGone(groups);
+  // The one gone is the attacker's, every process of it (the stand-in's too).
+  expect(processGroupExists(sessions.attackerGroup)).toBe(false);
+  const logLines = served.output().split("\n").filter((line) => line.includes("its live session ended"));
+  expect(logLines).toEqual([expect.stringContaining(`agent voice: a codex process ${expected.log}; its live session ended`)]);
+  expect(logLines[0]).not.toContain("/");
+  // The other person's session is still live (it closes when asked), and the server starts a new one.
+  expect((await bystander.client.request("DELETE", `/realtime/app-server/${bystander.sessionId}`)).status).toBe(200);
+  expect(await bystander.events.next((event) => event.type === "session.closed")).toMatchObject({ reason: "closed_by_client" });
+  const next = await liveSession(served, "next@example.com");
+  expect((await next.client.request("DELETE", `/realtime/app-server/${next.sessionId}`)).status).toBe(200);
+}
+
+it("its home filled to LWC_AGENT_HOME_MB: the session ends with home_limit, an event and a log line; the server and another session are unaffected (was: writes failed, the session went on)", async () => {
+  // codex's own files take about 1 MB of its home; 4 MB leaves room for that, not for 4 MB more.
+  const served = await serve({ LWC_AGENT_HOME_MB: "4" });
+  const sessions = await twoSessions(served);
+  // codex 0.171.0 has no tool that writes here (apply_patch needs an approval the server declines):
+  // the test fills the home through the sandbox's own view of it, as a write from inside would.
+  const file = openSync(insideHome(sessions.attackerCodex, "filler"), "w");
+  try {
+    const chunk = Buffer.alloc(64 * 1024, 120);
+    for (let written = 0; written < 4 * MIB; written += chunk.length) writeSync(file, chunk);
+    throw new Error("the home took 4 MB more than its 4 MB");
+  } catch (error) {
+    expect((error as NodeJS.ErrnoException).code).toBe("ENOSPC");
+  } finally {
+    closeSync(file);
+  }
+  await endedForLimit(served, sessions, {
+    reason: "home_limit",
+    message: "The agent wrote more to its folder than this server allows, so the voice session ended.",
+    log: "filled its home (LWC_AGENT_HOME_MB)",
+  });
+});
+
+it("more processes than LWC_AGENT_MAX_PROCESSES: the session ends with process_limit, an event and a log line; the server and another session are unaffected (was: forks failed, the session went on)", async () => {
+  // A sandbox runs about 35 tasks (bwrap, the egress relay, codex's threads, the stand-in's loop); 64 leaves room for them, not for 80 more.
+  const served = await serve({
+    LWC_AGENT_MAX_PROCESSES: "64",
+    LWC_CODEX_COMMAND: spawner,
+    LWC_AGENT_SANDBOX_READONLY_PATHS: [...readOnlyPaths, join(scratch, "shown"), sleepPath].join(":"),
+  });
+  const sessions = await twoSessions(served);
+  writeFileSync(insideHome(sessions.attackerCodex, "spawn-now"), "");
+  await endedForLimit(served, sessions, {
+    reason: "process_limit",
+    message: "The agent started more processes than this server allows, so the voice session ended.",
+    log: "reached its process limit (LWC_AGENT_MAX_PROCESSES)",
+  });
 });

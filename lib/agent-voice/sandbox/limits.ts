@@ -33,8 +33,11 @@ export function agentLimits(given: Partial<AgentLimits> = {}): AgentLimits {
 /** `vm`: the VM itself (its vCPUs and memory) under LWC_AGENT_SANDBOX=vercel. */
 export type LimitMechanism = "cgroup" | "rlimit" | "vm";
 
-/** A limit whose crossing ends the process, hence its live session. */
-export type ExceededLimit = "memory" | "cpu" | "message";
+/**
+ * A limit whose crossing ends the process, hence its live session: memory, CPU and the line cap by
+ * how the process ended; memory, processes and the home also by the watch of a live one (limit-watch.ts).
+ */
+export type ExceededLimit = "memory" | "cpu" | "message" | "processes" | "home";
 
 /** One JSON-RPC line from codex may be at most this long; a longer one ends the process (json-rpc.ts). */
 export const MAX_RPC_LINE_BYTES = 1024 * 1024;
