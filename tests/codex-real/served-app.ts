@@ -60,6 +60,17 @@ export function descendantsOf(root: number): number[] {
   return found;
 }
 
+/** `root` and its descendants now, each with its command line (a VM's bwrap: its init, the relay, codex). */
+export function processTree(root: number): { pid: number; cmdline: string }[] {
+  return [root, ...descendantsOf(root)].flatMap((pid) => {
+    try {
+      return [{ pid, cmdline: readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ") }];
+    } catch {
+      return []; // Gone while we looked.
+    }
+  });
+}
+
 export function statusField(pid: number, field: string): number {
   const match = new RegExp(`^${field}:\\s+(\\d+)`, "m").exec(readFileSync(`/proc/${pid}/status`, "utf8"));
   if (!match) throw new Error(`no ${field} in /proc/${pid}/status`);

@@ -5,7 +5,7 @@
  * call that asks for confirmation, the confirmation, hang-up; and a sign-out during a call. Each
  * ends with zero live sandboxes in the fake and none of the processes its VMs ran (by pid).
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { processTree } from "./served-app";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { referenceConfirmTool, referenceTools } from "@/lib/agent-voice/tools";
 import { makeCodexSnapshot } from "@/lib/agent-voice/sandbox/vercel/snapshot";
@@ -75,31 +75,6 @@ async function startApp(options: { withoutSnapshot?: boolean; snapshotId?: strin
   const client = h.client();
   await signIn(h, client);
   return client;
-}
-
-/** The host pids of a process and all its descendants now (a VM's bwrap: its init, the relay, codex). */
-function processTree(root: number): { pid: number; cmdline: string }[] {
-  const parents = new Map<number, number>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      parents.set(Number(entry), Number(/^PPid:\s+(\d+)/m.exec(readFileSync(`/proc/${entry}/status`, "utf8"))![1]));
-    } catch {
-      // Gone while we looked.
-    }
-  }
-  const tree = new Set([root]);
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const [pid, parent] of parents) if (!tree.has(pid) && tree.has(parent)) grew = tree.add(pid).size > 0;
-  }
-  return [...tree].flatMap((pid) => {
-    try {
-      return [{ pid, cmdline: readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ") }];
-    } catch {
-      return [];
-    }
-  });
 }
 
 /** Starts a live session; the one running sandbox's VM processes (codex among them), remembered for the after-each check. */

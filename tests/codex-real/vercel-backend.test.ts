@@ -8,7 +8,7 @@
  * with no live sandbox, no VM, and none of the processes a VM ran (by pid).
  */
 import { execFile, spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { processTree } from "./served-app";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { Sandbox } from "@vercel/sandbox";
@@ -76,31 +76,6 @@ afterEach(async () => {
 });
 
 const codexInput = () => ({ codexBaseUrl: mock.codexBaseUrl, issuerUrl: mock.issuer, model: "gpt-5.5" });
-
-/** The host pids of a process and all its descendants now (a VM's bwrap: the relay and codex in it). */
-function processTree(root: number): { pid: number; cmdline: string }[] {
-  const parents = new Map<number, number>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      parents.set(Number(entry), Number(/^PPid:\s+(\d+)/m.exec(readFileSync(`/proc/${entry}/status`, "utf8"))![1]));
-    } catch {
-      // Gone while we looked.
-    }
-  }
-  const tree = new Set([root]);
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const [pid, parent] of parents) if (!tree.has(pid) && tree.has(parent)) grew = tree.add(pid).size > 0;
-  }
-  return [...tree].flatMap((pid) => {
-    try {
-      return [{ pid, cmdline: readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ") }];
-    } catch {
-      return [];
-    }
-  });
-}
 
 /** The VM's processes (bwrap, init, the relay, codex); each remembered for the after-each check. */
 function vmProcesses(sandboxId: string) {
