@@ -22,12 +22,14 @@ ARG LWC_API_BASE_PATH=
 ENV NEXT_TELEMETRY_DISABLED=1 LWC_BASE_PATH=${LWC_BASE_PATH} LWC_API_BASE_PATH=${LWC_API_BASE_PATH}
 COPY . .
 # After the build: only production dependencies (next names the dev dependency @playwright/test as an
-# optional peer, so npm's prune keeps it and what it pulls in: removed by hand), no build cache, no
+# optional peer, and drizzle-orm the dev dependency @types/pg, so npm's prune keeps them and what they
+# pull in: removed by hand), no build cache, no
 # source maps (Node reads them only under --enable-source-maps, which next start does not pass) and
 # none of lib's test files (the image copies lib for next.config.ts).
 RUN npm run build \
   && npm prune --omit=dev --no-audit --no-fund \
   && rm -rf node_modules/@playwright node_modules/playwright node_modules/playwright-core .next/cache \
+     node_modules/@types/pg node_modules/@types/node node_modules/undici-types \
   && find node_modules .next -name '*.map' -delete \
   && find lib -name '*.test.ts' -delete
 
