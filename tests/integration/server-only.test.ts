@@ -23,6 +23,7 @@ const REACT_SERVER_ENTRIES = [
   "scripts/bench/floor.ts", // npm run bench:floor
   "scripts/db-migrate.ts", // npm run db:migrate
   "scripts/bench/history-sync.ts", // npm run bench:history
+  "scripts/bench/agent-voice-start.ts", // npm run bench:agent-voice
   "test-support/handler-process.ts", // tests/integration/app-server-restart.test.ts
   "tests/codex-real/app-process.ts", // tests/codex-real/sandbox.test.ts
   "scripts/codex-proxy-report.ts", // run by hand: docs/agent-voice.md#its-own-network
