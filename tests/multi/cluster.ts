@@ -33,7 +33,14 @@ export async function startCluster(extraEnv: Record<string, string> = {}): Promi
     ...(extraEnv.DATABASE_URL ? {} : { LWC_CHAT_HISTORY: "browser" }),
     ...extraEnv,
   };
-  const [a, b] = await Promise.all([startNextServer(env), startNextServer(env)]);
+  const started = await Promise.allSettled([startNextServer(env), startNextServer(env)]);
+  if (started.some((result) => result.status === "rejected")) {
+    // Nothing of a cluster that could not start stays running: the instances that did, the bridge, Redis, the mock.
+    await Promise.allSettled(started.map((result) => (result.status === "fulfilled" ? result.value.stop() : undefined)));
+    await Promise.allSettled([bridge.close(), redis.dispose(), mock.close()]);
+    throw (started.find((result) => result.status === "rejected") as PromiseRejectedResult).reason;
+  }
+  const [a, b] = started.map((result) => (result as PromiseFulfilledResult<NextServer>).value) as [NextServer, NextServer];
   return {
     mock,
     redis,
