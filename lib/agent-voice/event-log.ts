@@ -16,7 +16,7 @@ type LiveEventType =
   | "error"
   | "keepalive";
 
-interface LiveEvent {
+export interface LiveEvent {
   seq: number;
   type: LiveEventType;
   /** Epoch ms. */
@@ -33,6 +33,8 @@ export interface EventLog {
    * unsubscribe. `onDropped` is called if a newer subscriber pushes this one out.
    */
   subscribe(after: number, listener: EventListener, onDropped?: () => void): () => void;
+  /** Follows every event from the first kept one, as a mirror: not a subscriber (never counted, never dropped). Returns stop. */
+  observe(listener: EventListener): () => void;
   lastSeq(): number;
   /** No further events: subscribers are told via `onEnd` and no new one is kept. */
   end(): void;
@@ -44,6 +46,7 @@ export function createEventLog(capacity: number, now: () => number, maxSubscribe
   const kept: LiveEvent[] = [];
   /** In subscription order: the first is the oldest. */
   const listeners = new Map<EventListener, () => void>();
+  const observers = new Set<EventListener>();
   const endCallbacks = new Set<() => void>();
   let seq = 0;
   let ended = false;
@@ -55,6 +58,7 @@ export function createEventLog(capacity: number, now: () => number, maxSubscribe
       kept.push(event);
       if (kept.length > capacity) kept.shift();
       for (const listener of [...listeners.keys()]) listener(event);
+      for (const observer of [...observers]) observer(event);
       return event;
     },
     subscribe(after, listener, onDropped = () => undefined) {
@@ -68,6 +72,12 @@ export function createEventLog(capacity: number, now: () => number, maxSubscribe
       const own: EventListener = (event) => listener(event);
       listeners.set(own, onDropped);
       return () => listeners.delete(own);
+    },
+    observe(listener) {
+      for (const event of kept) listener(event);
+      const own: EventListener = (event) => listener(event);
+      observers.add(own);
+      return () => observers.delete(own);
     },
     lastSeq: () => seq,
     end() {

@@ -38,7 +38,14 @@ import { agentLimits } from "./sandbox/limits";
 import { StartRefusedError } from "./start-refused";
 import { LiveSessionStartError } from "./start-failure";
 import { isSandboxUnavailable } from "./sandbox/unavailable";
-import type { AgentVoiceOptions } from "./types";
+import type { AgentVoiceOptions, ConfirmTool } from "./types";
+import { randomBytes } from "node:crypto";
+import { CLAIM_TTL_MS, createHolders } from "./cluster/holders";
+import { hostSession } from "./cluster/hosted-session";
+import { readLoginRecord, readRecord } from "./cluster/records";
+import { askHost } from "./cluster/inbox";
+import { HOST_ANSWER_TIMEOUT_MS, remoteSession, type ServedSession } from "./cluster/remote-session";
+import type { SealedStore, ValueSealer } from "./cluster/sealed-store";
 import type { KeyValueStore } from "@/lib/stores/types";
 import type { Logger } from "@/lib/logger";
 import { onePerProcess } from "@/lib/one-per-process";
@@ -52,8 +59,8 @@ const SHUTDOWN_RETRY_AFTER_SECONDS = 5;
 
 export interface LiveSessions {
   start(owner: LiveSessionOwner, tokens: LoginTokens, request: StartRequest): Promise<LiveSession>;
-  /** The session with this id if `loginId` owns it; otherwise null. */
-  get(id: string, loginId: string): LiveSession | null;
+  /** The session with this id if `loginId` owns it, on this instance or another; otherwise null. */
+  get(id: string, loginId: string): Promise<ServedSession | null>;
   /** Ends the login's live session, and any start of it still on its way. */
   closeForLogin(loginId: string, reason: string): Promise<void>;
   /** Shutdown: ends every live session and every process; later starts are refused. */
@@ -61,7 +68,17 @@ export interface LiveSessions {
   keepaliveIntervalMs: number;
 }
 
-type LiveSessionsDeps = { store: KeyValueStore; logger: Logger; now: () => number; sandbox?: AgentSandbox; spawn?: () => Promise<AppServerProcess> };
+type LiveSessionsDeps = {
+  store: KeyValueStore;
+  /** Seals what this instance writes for the others (LWC_SECRET). */
+  sealer: ValueSealer;
+  /** The confirmation step's handler, for confirmations another instance passes on. */
+  confirmTool?: ConfirmTool;
+  logger: Logger;
+  now: () => number;
+  sandbox?: AgentSandbox;
+  spawn?: () => Promise<AppServerProcess>;
+};
 
 /** The owner of this handler's codex processes: one per server process and spawn settings, unless a test injects the spawn. */
 function codexProcessesFor(options: AgentVoiceOptions, deps: LiveSessionsDeps, startTimeoutMs: number): CodexProcesses {
@@ -119,14 +136,18 @@ export function createLiveSessions(
   deps: LiveSessionsDeps,
 ): LiveSessions {
   const startTimeoutMs = options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
-  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
-  const maxSessionsPerAccount = options.maxSessionsPerAccount ?? DEFAULT_MAX_SESSIONS_PER_ACCOUNT;
+  const caps = {
+    maxSessions: options.maxSessions ?? DEFAULT_MAX_SESSIONS,
+    maxSessionsPerAccount: options.maxSessionsPerAccount ?? DEFAULT_MAX_SESSIONS_PER_ACCOUNT,
+  };
   const processes = codexProcessesFor(options, deps, startTimeoutMs);
   const settings = liveSessionSettings(options, deps, startTimeoutMs);
+  // What other instances sharing the store see of this one's live sessions (lib/agent-voice/cluster/).
+  const shared: SealedStore = { store: deps.store, sealer: deps.sealer };
+  const instance = randomBytes(9).toString("base64url");
+  const holders = createHolders(shared, deps.now);
   const byId = new Map<string, LiveSession>();
   const currentByLogin = new Map<string, LiveSession>();
-  /** Logins with a start under way, and their account. */
-  const startingByLogin = new Map<string, string>();
   /** Bumped by each start and each closeForLogin: a start compares it with its own number. */
   const latestStart = new Map<string, number>();
   const queueByLogin = new Map<string, Promise<void>>();
@@ -156,24 +177,24 @@ export function createLiveSessions(
   const shuttingDown = () =>
     new StartRefusedError("shutting_down", "The server is shutting down. Try again shortly.", SHUTDOWN_RETRY_AFTER_SECONDS);
 
-  /** The caps, checked before anything is spawned. The login's own session is about to be replaced: not counted. */
-  function admit(owner: LiveSessionOwner): void {
+  /**
+   * The caps, checked before anything is spawned, across every instance sharing the store: a claim
+   * for the login (the login's own session is about to be replaced: not counted). Returns the claim.
+   */
+  async function admit(owner: LiveSessionOwner): Promise<string> {
     if (closed) throw shuttingDown();
-    const holders = new Map<string, string>();
-    for (const [loginId, session] of currentByLogin) holders.set(loginId, session.ownerAccountId);
-    for (const [loginId, accountId] of startingByLogin) holders.set(loginId, accountId);
-    holders.delete(owner.loginId);
-    const sameAccount = [...holders.values()].filter((accountId) => accountId === owner.account.accountId).length;
-    if (sameAccount >= maxSessionsPerAccount) {
+    const { verdict, claim } = await holders.claim(owner.loginId, owner.account.accountId, caps, startTimeoutMs + CLAIM_TTL_MS);
+    if (verdict === "account_busy") {
       throw new StartRefusedError(
         "account_busy",
-        `This ChatGPT account already has ${maxSessionsPerAccount} live agent voice sessions. End one, or try again later.`,
+        `This ChatGPT account already has ${caps.maxSessionsPerAccount} live agent voice sessions. End one, or try again later.`,
         BUSY_RETRY_AFTER_SECONDS,
       );
     }
-    if (holders.size >= maxSessions) {
+    if (verdict === "server_busy" || claim === undefined) {
       throw new StartRefusedError("server_busy", "Agent voice is busy on this server. Try again in a little while.", BUSY_RETRY_AFTER_SECONDS);
     }
+    return claim;
   }
 
   async function take(): Promise<AppServerProcess> {
@@ -188,20 +209,31 @@ export function createLiveSessions(
     }
   }
 
+  /** Ends the login's live session on whichever instance hosts it; resolves once the host says it ended (or did not answer). */
+  async function closeEverywhere(loginId: string, reason: string): Promise<void> {
+    await currentByLogin.get(loginId)?.close(reason);
+    const record = await readLoginRecord(shared, loginId);
+    if (record && record.host !== instance) {
+      await askHost(shared, record.id, { kind: "close", reason }, HOST_ANSWER_TIMEOUT_MS).catch(() => undefined);
+    }
+  }
+
   async function startInTurn(mine: number, owner: LiveSessionOwner, tokens: LoginTokens, request: StartRequest): Promise<LiveSession> {
     const { loginId } = owner;
     const overtaken = () => latestStart.get(loginId) !== mine;
     if (overtaken()) throw superseded();
-    admit(owner);
-    startingByLogin.set(loginId, owner.account.accountId);
+    const claim = await admit(owner);
     try {
-      await currentByLogin.get(loginId)?.close("replaced");
+      await closeEverywhere(loginId, "replaced");
       const appServer = await take();
       if (overtaken() || closed) {
         await appServer.close();
         throw closed ? shuttingDown() : superseded();
       }
-      const session = await startLiveSession(appServer, owner, tokens, request, settings);
+      const started = await startLiveSession(appServer, owner, tokens, request, settings);
+      let ended: Promise<void> = started.closed;
+      // Closed means recorded as closed too: the next start, here or elsewhere, finds no holder.
+      const session: LiveSession = { ...started, close: (reason) => started.close(reason).then(() => ended) };
       void session.closed.then(() => forget(session));
       byId.set(session.id, session);
       if (overtaken() || closed) {
@@ -209,9 +241,21 @@ export function createLiveSessions(
         throw closed ? shuttingDown() : superseded();
       }
       currentByLogin.set(loginId, session);
+      ({ ended } = await hostSession(started, {
+        shared,
+        instance,
+        holders,
+        claim,
+        confirmTool: deps.confirmTool,
+        eventBufferSize: settings.eventBufferSize,
+        liveEventsTtlMs: settings.maxDurationMs + CLOSED_SESSION_RETENTION_MS,
+        closedRetentionMs: CLOSED_SESSION_RETENTION_MS,
+        logger: deps.logger,
+      }));
       return session;
-    } finally {
-      startingByLogin.delete(loginId);
+    } catch (error) {
+      await holders.release(loginId, claim).catch(() => undefined);
+      throw error;
     }
   }
 
@@ -222,13 +266,15 @@ export function createLiveSessions(
       latestStart.set(owner.loginId, mine);
       return inTurn(owner.loginId, () => startInTurn(mine, owner, tokens, request));
     },
-    get(id, loginId) {
+    async get(id, loginId) {
       const session = byId.get(id);
-      return session && session.ownerLoginId === loginId ? session : null;
+      if (session) return session.ownerLoginId === loginId ? session : null;
+      const record = await readRecord(shared, id);
+      return record && record.loginId === loginId && record.host !== instance ? remoteSession(shared, record, deps.now) : null;
     },
     async closeForLogin(loginId, reason) {
       latestStart.set(loginId, (latestStart.get(loginId) ?? 0) + 1);
-      await currentByLogin.get(loginId)?.close(reason);
+      await closeEverywhere(loginId, reason);
     },
     async close() {
       closed = true;

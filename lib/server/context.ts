@@ -3,6 +3,7 @@ import type { RateLimiter } from "@/lib/stores/types";
 import type { SessionCookieSigner } from "./http/cookies";
 import type { ResolvedOptions } from "./options";
 import type { RefreshCoordinator } from "./session/refresh";
+import type { Sealer } from "./session/seal";
 import type { SessionStore } from "./session/store";
 import type { SiwcClient } from "./siwc/client";
 
@@ -10,6 +11,8 @@ import type { SiwcClient } from "./siwc/client";
 export interface ServerContext {
   options: ResolvedOptions;
   sessions: SessionStore;
+  /** Seals values with LWC_SECRET (the session records, and what agent voice shares between instances). */
+  sealer: Sealer;
   signer: SessionCookieSigner;
   refresher: RefreshCoordinator;
   /** Sign in with ChatGPT; undefined when it is off. */

@@ -129,6 +129,7 @@ export function createProviderHandler(options: ProviderHandlerOptions = {}): Pro
   const ctx: ServerContext = {
     options: resolved,
     sessions,
+    sealer,
     signer: createCookieSigner(resolved.secrets),
     refresher: createRefreshCoordinator({
       store,

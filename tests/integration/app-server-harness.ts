@@ -7,7 +7,7 @@ import { afterEach, beforeAll, expect } from "vitest";
 import { referenceConfirmTool, referenceTools } from "@/lib/agent-voice/tools";
 import type { AgentVoiceOptions, ConfirmTool } from "@/lib/agent-voice/types";
 import type { ProviderHandlerOptions } from "@/lib/server/options";
-import type { MockUpstreamOptions } from "@/mock-upstream/server";
+import type { MockUpstream, MockUpstreamOptions } from "@/mock-upstream/server";
 import { createFakeAppServer, NODE_MEMORY_MB, type FakeAppServer, type FakeScript } from "@/test-support/fake-app-server/control";
 import { loadProtocolValidator, type ProtocolValidator } from "@/test-support/fake-app-server/protocol-schema";
 import { findLeakedTokens, signIn, startHarness, type Harness, type TestClient } from "./harness";
@@ -32,11 +32,14 @@ export async function startAgentHarness(
     confirmTool?: ConfirmTool | null;
     handler?: ProviderHandlerOptions;
     mock?: MockUpstreamOptions;
+    /** Another harness's mock: several instances against one provider. */
+    sharedMock?: MockUpstream;
   } = {},
 ): Promise<AgentHarness> {
   const fake = await createFakeAppServer(options.script);
   const harness = await startHarness({
     ...(options.mock ? { mock: options.mock } : {}),
+    ...(options.sharedMock ? { sharedMock: options.sharedMock } : {}),
     handler: {
       ...options.handler,
       realtime: {

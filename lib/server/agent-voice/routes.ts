@@ -8,7 +8,7 @@ import "server-only";
 import { API_ERRORS } from "@/lib/error-codes";
 import { isRefreshTokenInvalid } from "@/lib/upstream/errors";
 import type { LiveSessions } from "@/lib/agent-voice/live-sessions";
-import type { LiveSession } from "@/lib/agent-voice/live-session";
+import type { ServedSession } from "@/lib/agent-voice/cluster/remote-session";
 import { isStartRefused, type StartRefusedError } from "@/lib/agent-voice/start-refused";
 import { isLiveSessionStartError } from "@/lib/agent-voice/start-failure";
 import type { LimitMechanism } from "@/lib/agent-voice/sandbox/limits";
@@ -63,7 +63,14 @@ export function createAgentVoiceRoutes(
   );
   const liveSessions: Promise<LiveSessions> = Promise.all([import("@/lib/agent-voice/live-sessions"), sandbox]).then(
     ([{ createLiveSessions }, resolved]) =>
-      createLiveSessions(agentVoice, { store: options.store, logger: options.logger, now: options.now, sandbox: resolved }),
+      createLiveSessions(agentVoice, {
+        store: options.store,
+        sealer: ctx.sealer,
+        ...(options.confirmTool ? { confirmTool: options.confirmTool } : {}),
+        logger: options.logger,
+        now: options.now,
+        sandbox: resolved,
+      }),
   );
   if (agentVoice.sandbox === "off" || (typeof agentVoice.sandbox === "object" && agentVoice.sandbox.name === "off")) {
     options.logger.warn(
@@ -106,11 +113,12 @@ export function createAgentVoiceRoutes(
   async function findLive(
     request: Request,
     id: string | undefined,
-  ): Promise<{ session: LoadedSession<AuthenticatedRecord>; live: LiveSession }> {
+  ): Promise<{ session: LoadedSession<AuthenticatedRecord>; live: ServedSession }> {
     const session = await manager.read(request);
     if (!isAuthenticated(session)) throw new ApiError("not_authenticated");
     requireCapability(session.record, "agentVoice");
-    const live = id ? (await liveSessions).get(id, session.record.loginId) : null;
+    // Hosted here, or by another instance sharing the store (lib/agent-voice/cluster/).
+    const live = id ? await (await liveSessions).get(id, session.record.loginId) : null;
     if (!live) throw new ApiError("realtime_session_not_found");
     return { session, live };
   }
