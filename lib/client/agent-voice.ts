@@ -38,7 +38,9 @@ export interface AgentNote {
   createdAt: number;
 }
 
+/** Event streams in a row that bring nothing before following gives up (each waits a little longer). */
 const RESUME_ATTEMPTS = 5;
+const RESUME_PAUSE_MS = 200;
 
 export function agentVoiceClient(basePath?: string, fetchImpl: typeof fetch = (input, init) => globalThis.fetch(input, init)) {
   const root = `${normalizeBasePath(basePath)}/realtime/app-server`;
@@ -62,20 +64,22 @@ export function agentVoiceClient(basePath?: string, fetchImpl: typeof fetch = (i
       return (await response.json()) as { sessionId: string; sdp: string };
     },
 
-    /** Calls `onEvent` for every event until `session.closed` or the signal aborts. */
+    /**
+     * Calls `onEvent` for every event until `session.closed` or the signal aborts. A stream that ends
+     * while the call goes on (a serverless function's time limit, a deploy, a dropped connection) is
+     * opened again after the last event seen, on whichever instance answers; only streams that bring
+     * nothing at all count towards giving up.
+     */
     async follow(sessionId: string, onEvent: (event: AgentEvent) => void, signal: AbortSignal): Promise<void> {
       let after = 0;
-      for (let attempt = 0; attempt < RESUME_ATTEMPTS && !signal.aborted; attempt += 1) {
-        let response: Response;
+      let fruitless = 0;
+      while (fruitless < RESUME_ATTEMPTS && !signal.aborted) {
+        let heard = false;
         try {
-          response = await fetchImpl(`${root}/${encodeURIComponent(sessionId)}/events?after=${after}`, { credentials: "include", signal });
-        } catch {
-          continue;
-        }
-        if (!response.ok || !response.body) return;
-        const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-        let buffered = "";
-        try {
+          const response = await fetchImpl(`${root}/${encodeURIComponent(sessionId)}/events?after=${after}`, { credentials: "include", signal });
+          if (!response.ok || !response.body) return;
+          const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+          let buffered = "";
           for (;;) {
             const { done, value } = await reader.read();
             if (done) break;
@@ -84,6 +88,7 @@ export function agentVoiceClient(basePath?: string, fetchImpl: typeof fetch = (i
             while ((newline = buffered.indexOf("\n")) >= 0) {
               const event = JSON.parse(buffered.slice(0, newline)) as AgentEvent;
               buffered = buffered.slice(newline + 1);
+              heard = true;
               if (event.type === "keepalive") continue;
               after = Math.max(after, event.seq);
               onEvent(event);
@@ -91,8 +96,10 @@ export function agentVoiceClient(basePath?: string, fetchImpl: typeof fetch = (i
             }
           }
         } catch {
-          // The stream broke: resume after the last event seen.
+          // Not reached, or the stream broke: resume after the last event seen.
         }
+        fruitless = heard ? 0 : fruitless + 1;
+        if (!heard) await new Promise((resolve) => setTimeout(resolve, RESUME_PAUSE_MS * fruitless));
       }
     },
 
