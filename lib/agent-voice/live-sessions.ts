@@ -131,6 +131,18 @@ function liveSessionSettings(options: AgentVoiceOptions & { loginCheckIntervalMs
   };
 }
 
+/** The cap a start ran into, as the route's `realtime_busy` answer. */
+function busy(verdict: string, maxSessionsPerAccount: number): StartRefusedError {
+  if (verdict === "account_busy") {
+    return new StartRefusedError(
+      "account_busy",
+      `This ChatGPT account already has ${maxSessionsPerAccount} live agent voice sessions. End one, or try again later.`,
+      BUSY_RETRY_AFTER_SECONDS,
+    );
+  }
+  return new StartRefusedError("server_busy", "Agent voice is busy on this server. Try again in a little while.", BUSY_RETRY_AFTER_SECONDS);
+}
+
 export function createLiveSessions(
   options: AgentVoiceOptions & { loginCheckIntervalMs?: number },
   deps: LiveSessionsDeps,
@@ -184,16 +196,7 @@ export function createLiveSessions(
   async function admit(owner: LiveSessionOwner): Promise<string> {
     if (closed) throw shuttingDown();
     const { verdict, claim } = await holders.claim(owner.loginId, owner.account.accountId, caps, startTimeoutMs + CLAIM_TTL_MS);
-    if (verdict === "account_busy") {
-      throw new StartRefusedError(
-        "account_busy",
-        `This ChatGPT account already has ${caps.maxSessionsPerAccount} live agent voice sessions. End one, or try again later.`,
-        BUSY_RETRY_AFTER_SECONDS,
-      );
-    }
-    if (verdict === "server_busy" || claim === undefined) {
-      throw new StartRefusedError("server_busy", "Agent voice is busy on this server. Try again in a little while.", BUSY_RETRY_AFTER_SECONDS);
-    }
+    if (claim === undefined) throw busy(verdict, caps.maxSessionsPerAccount);
     return claim;
   }
 

@@ -100,7 +100,7 @@ export interface AgentVoiceOptions {
    * (`LWC_AGENT_VOICE_MAX_SESSIONS_PER_ACCOUNT`); more answer 429 `realtime_busy`.
    */
   maxSessionsPerAccount?: number;
-  /** Live sessions this server instance runs at once (`LWC_AGENT_VOICE_MAX_SESSIONS`); more answer 503 `realtime_busy`. */
+  /** Live sessions of the deployment, every instance sharing the store (`LWC_AGENT_VOICE_MAX_SESSIONS`); more answer 503 `realtime_busy`. */
   maxSessions?: number;
   /** How often a live session checks its login is still signed in, in ms. */
   loginCheckIntervalMs?: number;

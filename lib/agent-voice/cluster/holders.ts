@@ -20,12 +20,12 @@ interface Claim {
 }
 type Holders = Record<string, Claim>;
 
-export interface Caps {
+interface Caps {
   maxSessions: number;
   maxSessionsPerAccount: number;
 }
 
-export type Verdict = "admitted" | "account_busy" | "server_busy";
+type Verdict = "admitted" | "account_busy" | "server_busy";
 
 function current(value: unknown, now: number): Holders {
   const holders: Holders = {};

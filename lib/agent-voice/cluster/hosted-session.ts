@@ -17,11 +17,11 @@ import { closeRecord, publishRecord, type SessionRecord } from "./records";
 import { putSealed, type SealedStore } from "./sealed-store";
 
 /** How often the host reads its inbox: a hang-up or sign-out on another instance ends the call within this. */
-export const INBOX_POLL_MS = 250;
+const INBOX_POLL_MS = 250;
 /** How often the record and the claim are renewed. */
-export const HEARTBEAT_MS = 5_000;
+const HEARTBEAT_MS = 5_000;
 
-export interface HostSettings {
+interface HostSettings {
   shared: SealedStore;
   /** This instance's id. */
   instance: string;

@@ -15,7 +15,7 @@ const INBOX_TTL_MS = 30_000;
 const MAX_WAITING = 32;
 const REPLY_POLL_MS = 100;
 
-export type InboxRequest =
+type InboxRequest =
   | { kind: "confirm"; callId: string; approved: boolean; account: ToolAccount & { loginId: string } }
   | { kind: "close"; reason: string }
   | { kind: "touch" };

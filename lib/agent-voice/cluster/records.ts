@@ -10,7 +10,7 @@ import { loginSessionKey, sandboxInUseKey, sessionRecordKey } from "./keys";
 import { getSealed, putSealed, type SealedStore } from "./sealed-store";
 
 /** How long a record lasts without its host renewing it: an instance that died takes this long to be noticed. */
-export const RECORD_TTL_MS = 15_000;
+const RECORD_TTL_MS = 15_000;
 
 export interface SessionRecord {
   id: string;

@@ -13,7 +13,7 @@ import { readRecord, type SessionRecord } from "./records";
 import { getSealed, type SealedStore } from "./sealed-store";
 
 /** How often an event stream served away from the host reads the shared events. */
-export const REMOTE_EVENTS_POLL_MS = 300;
+const REMOTE_EVENTS_POLL_MS = 300;
 /** How long a request waits for the host's answer before it counts as gone. */
 export const HOST_ANSWER_TIMEOUT_MS = 10_000;
 
