@@ -1,0 +1,128 @@
+/**
+ * Agent voice with `sandbox: "vercel"` on two instances sharing one store (two handlers, one memory
+ * store, one mock, one fake Vercel Sandbox API), with the real codex in the fake's VMs: a call started
+ * on A is served by B (events, a confirmation, hang-up), and a sign-out on B stops A's VM before it
+ * answers. Each test ends with zero live sandboxes in the fake and none of the processes its VMs ran.
+ */
+import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import { referenceConfirmTool, referenceTools } from "@/lib/agent-voice/tools";
+import { makeCodexSnapshot } from "@/lib/agent-voice/sandbox/vercel/snapshot";
+import { vercelSandboxApi } from "@/lib/agent-voice/vercel-sandbox-api";
+import { createMemoryStore } from "@/lib/stores";
+import { CLIENT_VERSION } from "@/lib/upstream/config";
+import { startMockUpstream, type MockUpstream } from "@/mock-upstream/server";
+import { FAKE_VERCEL_PROJECT_ID, startFakeVercelSandbox, type FakeVercelSandbox } from "@/mock-upstream/vercel-sandbox/server";
+import { openEvents } from "@/tests/integration/app-server-harness";
+import { findLeakedTokens, signIn, startHarness, TestClient, type Harness } from "@/tests/integration/harness";
+import { processAlive, waitUntil } from "@/test-support/session-relay-process";
+import { codexExecutable, codexReadOnlyPaths } from "./codex-binary";
+import { loopbackOffer, type LoopbackOffer } from "./loopback-offer";
+import { processTree } from "./served-app";
+
+const CREDENTIALS = ["VERCEL_TOKEN", "VERCEL_TEAM_ID", "VERCEL_PROJECT_ID"] as const;
+let mock: MockUpstream;
+let fake: FakeVercelSandbox;
+let snapshotId: string;
+let instances: Harness[] = [];
+let offer: LoopbackOffer | undefined;
+const seenPids = new Set<number>();
+
+beforeAll(async () => {
+  mock = await startMockUpstream({ streamChunkDelayMs: 0 });
+  const [codexPackages] = codexReadOnlyPaths(codexExecutable());
+  fake = await startFakeVercelSandbox({ imagePaths: [codexPackages!], egress: [new URL(mock.url).host] });
+  Object.assign(process.env, { VERCEL_TOKEN: fake.token, VERCEL_TEAM_ID: fake.teamId, VERCEL_PROJECT_ID: FAKE_VERCEL_PROJECT_ID });
+  const api = vercelSandboxApi(fake.url, process.env);
+  ({ snapshotId } = await makeCodexSnapshot(api, { codexVersion: CLIENT_VERSION, codex: { linkTo: codexExecutable() }, log: () => undefined }));
+}, 180_000);
+
+afterAll(async () => {
+  for (const name of CREDENTIALS) delete process.env[name];
+  await fake?.close();
+  await mock?.close();
+});
+
+afterEach(async () => {
+  await offer?.close();
+  offer = undefined;
+  for (const h of instances) expect(findLeakedTokens(h.evidence)).toEqual([]);
+  await Promise.all(instances.map((h) => h.provider.close()));
+  await Promise.all(instances.map((h) => h.close()));
+  instances = [];
+  expect(fake.stats()).toMatchObject({ live: 0, vms: 0 });
+  await waitUntil(() => [...seenPids].every((pid) => !processAlive(pid)));
+  mock.reset();
+});
+
+/** A and B: two handlers sharing one store, agent voice on the fake's VMs. */
+async function twoInstances(): Promise<[Harness, Harness]> {
+  const store = createMemoryStore();
+  const handler = {
+    sessionStore: store,
+    realtime: {
+      agentVoice: {
+        command: codexExecutable(),
+        tools: referenceTools,
+        sandbox: "vercel" as const,
+        vercelSandbox: { apiUrl: fake.url, snapshotId, vcpus: 1, timeoutMs: 300_000 },
+      },
+    },
+    confirmTool: referenceConfirmTool,
+  };
+  instances = [await startHarness({ sharedMock: mock, handler }), await startHarness({ sharedMock: mock, handler })];
+  return instances as [Harness, Harness];
+}
+
+/** The same browser (its cookie) on another instance. */
+function onInstance(h: Harness, client: TestClient): TestClient {
+  const other = new TestClient(h.served.port, h.evidence);
+  other.cookie = client.cookie;
+  return other;
+}
+
+async function startLive(client: TestClient): Promise<{ sessionId: string; pids: number[] }> {
+  offer = await loopbackOffer();
+  const reply = await client.post("/realtime/app-server", { sdp: offer.sdp, session: { voice: "cove" } });
+  expect(reply.status, reply.text).toBe(201);
+  const running = fake.stats().sandboxes.filter((entry) => entry.status === "running");
+  expect(running).toHaveLength(1);
+  const pids = processTree(running[0]!.vmPid!).map(({ pid }) => pid);
+  for (const pid of pids) seenPids.add(pid);
+  return { sessionId: reply.json<{ sessionId: string }>().sessionId, pids };
+}
+
+it("a call A hosts, served by B: events, the confirmation and hang-up; the VM is stopped", async () => {
+  const [a, b] = await twoInstances();
+  const onA = a.client();
+  await signIn(a, onA);
+  const onB = onInstance(b, onA);
+  const { sessionId, pids } = await startLive(onA);
+
+  const events = await openEvents(onB, sessionId);
+  expect(await events.next((e) => e.type === "session.started")).toMatchObject({ sessionId });
+  mock.codex.queueToolCalls([{ name: "save_note", arguments: { text: "buy milk" } }]);
+  mock.codex.requestHandoff({ transcript: "Save a note: buy milk." });
+  const pending = await events.next((e) => e.type === "tool.pending_confirmation");
+  expect(pending).toMatchObject({ tool: "save_note", review: { text: "buy milk" } });
+  const confirmed = await onB.post(`/realtime/app-server/${sessionId}/confirm`, { callId: pending.callId, confirmation: { approved: true } });
+  expect(confirmed.status, confirmed.text).toBe(200);
+  expect(await events.next((e) => e.type === "tool.completed")).toMatchObject({ callId: pending.callId, approved: true });
+
+  expect((await onB.request("DELETE", `/realtime/app-server/${sessionId}`)).status).toBe(200);
+  // The host stopped the VM before B answered.
+  expect(fake.stats()).toMatchObject({ live: 0, vms: 0 });
+  expect(await events.next((e) => e.type === "session.closed")).toMatchObject({ reason: "closed_by_client" });
+  events.close();
+  await waitUntil(() => pids.every((pid) => !processAlive(pid)));
+});
+
+it("sign-out on B stops the VM of the call A hosts before B answers", async () => {
+  const [a, b] = await twoInstances();
+  const onA = a.client();
+  await signIn(a, onA);
+  const { pids } = await startLive(onA);
+  expect(fake.stats().live).toBe(1);
+  expect((await onInstance(b, onA).post("/logout")).status).toBe(200);
+  expect(fake.stats()).toMatchObject({ live: 0, vms: 0 });
+  await waitUntil(() => pids.every((pid) => !processAlive(pid)));
+});
