@@ -7,6 +7,7 @@
  */
 import { processTree } from "./served-app";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import { BUSY_RETRY_AFTER_SECONDS } from "@/lib/agent-voice/defaults";
 import { referenceConfirmTool, referenceTools } from "@/lib/agent-voice/tools";
 import { makeCodexSnapshot } from "@/lib/agent-voice/sandbox/vercel/snapshot";
 import { vercelSandboxApi } from "@/lib/agent-voice/vercel-sandbox-api";
@@ -157,21 +158,53 @@ it("no snapshot configured: agent voice is unavailable, a start answers 503 agen
   expect(h!.evidence.logs.some((line) => line.level === "error" && line.message.includes("LWC_VERCEL_SANDBOX_SNAPSHOT is not set"))).toBe(true);
 });
 
-it("a snapshot that does not exist: 503 agent_sandbox_unavailable; a create the API refuses (429): 502 with a fixed sentence; nothing left running", async () => {
+it("a snapshot that does not exist: 503 agent_sandbox_unavailable; nothing left running", async () => {
   const client = await startApp({ snapshotId: "snap_missing" });
   offer = await loopbackOffer();
   const missing = await client.post("/realtime/app-server", { sdp: offer.sdp, session: { voice: "cove" } });
   expect(missing.status, missing.text).toBe(503);
   expect(missing.json()).toMatchObject({ error: "agent_sandbox_unavailable" });
   expect(h!.evidence.logs.some((line) => line.level === "error" && line.message.includes("snapshot does not exist"))).toBe(true);
-  await h!.close();
-
-  const again = await startApp();
-  await fetch(`${fake.url}/__fake/fail-create`, { method: "POST", body: JSON.stringify({ status: 429, times: 1, retryAfter: 60 }) });
-  const refused = await again.post("/realtime/app-server", { sdp: offer.sdp, session: { voice: "cove" } });
-  expect(refused.status, refused.text).toBe(502);
-  expect(refused.json()).toMatchObject({ error: "realtime_app_server_start_failed", message: "The agent could not start on this server. The server's log says why." });
-  expect(refused.text).not.toContain(fake.url);
-  expect(h!.evidence.logs.some((line) => line.message.includes("the Sandbox API answered 429"))).toBe(true);
   expect(fake.stats()).toMatchObject({ live: 0, vms: 0 });
+});
+
+/** The start's answer, and that the platform's refusal left no sandbox and no word of its address or token. */
+async function refusedStart(client: TestClient) {
+  offer = await loopbackOffer();
+  const refused = await client.post("/realtime/app-server", { sdp: offer.sdp, session: { voice: "cove" } });
+  expect(fake.stats()).toMatchObject({ live: 0, vms: 0 });
+  for (const text of [refused.text, ...h!.evidence.logs.map((line) => line.message)]) {
+    expect(text).not.toContain(fake.token);
+    expect(text).not.toContain(fake.url);
+  }
+  return refused;
+}
+
+it("a create the Sandbox API refuses (429) is the server's capacity: 503 realtime_busy with the API's Retry-After; nothing left running", async () => {
+  const client = await startApp();
+  // Retry-After past 20 s: the SDK gives up at once, with the API's answer.
+  await fetch(`${fake.url}/__fake/fail-create`, { method: "POST", body: JSON.stringify({ status: 429, times: 1, retryAfter: 60 }) });
+  const refused = await refusedStart(client);
+  expect(refused.status, refused.text).toBe(503);
+  expect(refused.headers.get("retry-after")).toBe("60");
+  expect(refused.json()).toEqual({
+    error: "realtime_busy",
+    message: "Vercel Sandbox refused to start another sandbox now. Try again shortly.",
+    retryAfterSeconds: 60,
+  });
+  expect(h!.evidence.logs.some((line) => line.level === "warn" && line.message.includes("the Sandbox API answered 429"))).toBe(true);
+});
+
+it("a 429 without Retry-After: 503 realtime_busy with the server's own retry-after; the next start works", async () => {
+  const client = await startApp();
+  // The SDK tries a create three times (two retries) before it gives the 429 back.
+  await fetch(`${fake.url}/__fake/fail-create`, { method: "POST", body: JSON.stringify({ status: 429, times: 3 }) });
+  const refused = await refusedStart(client);
+  expect(refused.status, refused.text).toBe(503);
+  expect(refused.headers.get("retry-after")).toBe(String(BUSY_RETRY_AFTER_SECONDS));
+  expect(refused.json()).toMatchObject({ error: "realtime_busy", retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS });
+  // Every injected refusal was used up by those tries: the next start gets its sandbox.
+  await offer?.close();
+  const { sessionId } = await startLive(client);
+  expect((await client.request("DELETE", `/realtime/app-server/${sessionId}`)).status).toBe(200);
 });

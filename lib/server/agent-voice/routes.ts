@@ -34,7 +34,10 @@ const START_FAILED_MESSAGE = "The agent could not start on this server. The serv
 /** What /api/health reports for agent voice. */
 export type AgentVoiceState = "sandboxed" | "vercel" | "unsandboxed" | "unavailable";
 
-/** `realtime_start_superseded` for a start a newer one overtook; `realtime_busy` (429 account, 503 server) with retry-after. */
+/**
+ * `realtime_start_superseded` for a start a newer one overtook; `realtime_busy` with retry-after:
+ * 429 for the account's cap, 503 for the server's capacity (its cap, its shutdown, the sandbox platform's refusal).
+ */
 function refusedResponse(refused: StartRefusedError): Response {
   if (refused.refusal === "superseded") return errorResponse("realtime_start_superseded", { message: refused.message });
   const retryAfterSeconds = refused.retryAfterSeconds ?? 30;
