@@ -8,10 +8,14 @@
 import { processTree } from "./served-app";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { BUSY_RETRY_AFTER_SECONDS } from "@/lib/agent-voice/defaults";
+import { sandboxInUseKey } from "@/lib/agent-voice/cluster/keys";
 import { referenceConfirmTool, referenceTools } from "@/lib/agent-voice/tools";
 import { makeCodexSnapshot } from "@/lib/agent-voice/sandbox/vercel/snapshot";
 import { vercelSandboxApi } from "@/lib/agent-voice/vercel-sandbox-api";
+import { createMemoryStore } from "@/lib/stores/memory-store";
+import type { KeyValueStore } from "@/lib/stores/types";
 import { CLIENT_VERSION } from "@/lib/upstream/config";
+import { Sandbox } from "@vercel/sandbox";
 import { startMockUpstream, type MockUpstream } from "@/mock-upstream/server";
 import { FAKE_VERCEL_PROJECT_ID, startFakeVercelSandbox, type FakeVercelSandbox } from "@/mock-upstream/vercel-sandbox/server";
 import { openEvents } from "@/tests/integration/app-server-harness";
@@ -56,10 +60,11 @@ afterEach(async () => {
   mock.reset();
 });
 
-async function startApp(options: { withoutSnapshot?: boolean; snapshotId?: string; idleTimeoutMs?: number } = {}): Promise<TestClient> {
+async function startApp(options: { withoutSnapshot?: boolean; snapshotId?: string; idleTimeoutMs?: number; store?: KeyValueStore } = {}): Promise<TestClient> {
   h = await startHarness({
     sharedMock: mock,
     handler: {
+      ...(options.store ? { sessionStore: options.store } : {}),
       realtime: {
         agentVoice: {
           // The VM runs its snapshot's codex; the command names the same version here.
@@ -207,4 +212,77 @@ it("a 429 without Retry-After: 503 realtime_busy with the server's own retry-aft
   await offer?.close();
   const { sessionId } = await startLive(client);
   expect((await client.request("DELETE", `/realtime/app-server/${sessionId}`)).status).toBe(200);
+});
+
+/** A sandbox of the app's, as another (or a killed) server made it; its VM's processes remembered for the after-each check. */
+async function appSandbox(options: { ageMs?: number } = {}): Promise<string> {
+  const api = vercelSandboxApi(fake.url, process.env);
+  const { name } = await Sandbox.create({ ...api, timeout: 300_000, persistent: false, networkPolicy: "deny-all", tags: { app: "lwc-agent-voice", deploy: "old" } });
+  const vmPid = fake.stats().sandboxes.find((entry) => entry.name === name)!.vmPid!;
+  for (const { pid } of processTree(vmPid)) seenPids.add(pid);
+  if (options.ageMs) await fetch(`${fake.url}/__fake/sandboxes/${name}/backdate`, { method: "POST", body: JSON.stringify({ ms: options.ageMs }) });
+  return name;
+}
+
+const statusOf = (name: string) => fake.stats().sandboxes.find((entry) => entry.name === name)?.status;
+const sweepLines = () => h!.evidence.logs.filter((line) => line.message.includes("start-up sweep"));
+
+/** Ends what a sweep test left running on purpose. */
+async function stopLeft(names: string[]): Promise<void> {
+  const api = vercelSandboxApi(fake.url, process.env);
+  for (const name of names) if (statusOf(name) === "running") await (await Sandbox.get({ ...api, name, resume: false })).stop();
+}
+
+it("at start-up, the app's orphaned sandboxes are stopped; one a live session still uses (its in-use key in the store) is left", async () => {
+  const orphan = await appSandbox({ ageMs: 10 * 60_000 });
+  const inUse = await appSandbox({ ageMs: 10 * 60_000 });
+  // Another instance's live session holds this one.
+  const store = createMemoryStore();
+  await store.set(sandboxInUseKey(inUse), "another-instances-session", 60_000);
+  try {
+    await startApp({ store });
+    await waitUntil(() => sweepLines().length > 0);
+    expect(sweepLines()).toEqual([{ level: "info", message: expect.stringMatching(/start-up sweep stopped 1 Vercel sandbox\b/) }]);
+    expect(statusOf(orphan)).toBe("stopped");
+    expect(statusOf(inUse)).toBe("running");
+    expect(fake.stats().live).toBe(1);
+  } finally {
+    await stopLeft([orphan, inUse]);
+  }
+});
+
+it("at start-up, a sandbox created moments ago is left (another instance may still be starting it, before its in-use key)", async () => {
+  const orphan = await appSandbox({ ageMs: 10 * 60_000 });
+  const starting = await appSandbox();
+  try {
+    await startApp();
+    await waitUntil(() => sweepLines().length > 0);
+    expect(sweepLines()).toEqual([{ level: "info", message: expect.stringMatching(/start-up sweep stopped 1 Vercel sandbox\b/) }]);
+    expect(statusOf(orphan)).toBe("stopped");
+    expect(statusOf(starting)).toBe("running");
+  } finally {
+    await stopLeft([orphan, starting]);
+  }
+});
+
+it("a start-up sweep that fails is one warning without a token, and stops nothing; the app serves on", async () => {
+  const orphan = await appSandbox({ ageMs: 10 * 60_000 });
+  const wrongToken = "wrong-vercel-token-for-the-sweep-test";
+  process.env.VERCEL_TOKEN = wrongToken;
+  try {
+    const client = await startApp();
+    await waitUntil(() => sweepLines().length > 0);
+    expect(sweepLines()).toEqual([
+      {
+        level: "warn",
+        message: expect.stringContaining("the start-up sweep of Vercel sandboxes failed (sweep: the Sandbox API answered 403 forbidden)"),
+      },
+    ]);
+    for (const line of h!.evidence.logs) expect(line.message).not.toContain(wrongToken);
+    expect(statusOf(orphan)).toBe("running");
+    expect((await client.get("/realtime/app-server/status")).status).toBe(200);
+  } finally {
+    process.env.VERCEL_TOKEN = fake.token;
+    await stopLeft([orphan]);
+  }
 });

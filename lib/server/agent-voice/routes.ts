@@ -6,6 +6,7 @@ import "server-only";
  * of the handler stay free of Node-specific imports.
  */
 import { API_ERRORS } from "@/lib/error-codes";
+import { DEFAULT_START_TIMEOUT_MS } from "@/lib/agent-voice/defaults";
 import { isRefreshTokenInvalid } from "@/lib/upstream/errors";
 import type { LiveSessions } from "@/lib/agent-voice/live-sessions";
 import type { ServedSession } from "@/lib/agent-voice/cluster/remote-session";
@@ -58,10 +59,12 @@ export function createAgentVoiceRoutes(
   // One body limit for every realtime route (LWC_REALTIME_MAX_REQUEST_BYTES).
   const { maxRequestBytes } = options.realtime;
   // The sandbox every codex process runs in (bwrap unless configured off), shared with the bridge.
+  // A Vercel one sweeps, once, the sandboxes no live session in the store uses.
   const sandbox: Promise<AgentSandbox> = import("@/lib/agent-voice/sandbox").then(({ resolveAgentSandbox, sandboxNetworkOptions }) =>
     resolveAgentSandbox(agentVoice.sandbox, agentVoice.sandboxReadOnlyPaths, sandboxNetworkOptions(agentVoice.sandboxAllowHosts ?? [], options.logger), {
       ...(agentVoice.vercelSandbox ? { settings: agentVoice.vercelSandbox } : {}),
       logger: options.logger,
+      startUpSweep: { store: options.store, startTimeoutMs: agentVoice.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS },
     }),
   );
   const liveSessions: Promise<LiveSessions> = Promise.all([import("@/lib/agent-voice/live-sessions"), sandbox]).then(

@@ -9,6 +9,7 @@ import "server-only";
  */
 import type { Logger } from "@/lib/logger";
 import { LOG_PREFIX } from "@/lib/logger";
+import { onePerProcess } from "@/lib/one-per-process";
 import { BUSY_RETRY_AFTER_SECONDS } from "../../defaults";
 import { StartRefusedError } from "../../start-refused";
 import type { RelayChannel, RelayLine } from "../../relay/relay-client";
@@ -19,6 +20,7 @@ import { SandboxUnavailableError } from "../unavailable";
 import { VercelSandboxError } from "./errors";
 import { VM_CWD } from "./layout";
 import { startVercelSandbox, type VercelSandboxApi } from "./start";
+import { sweepAtStartUp, type StartUpSweepContext } from "./start-up-sweep";
 import { stopVercelSandbox } from "./stop";
 
 /** A close that gets no answer this long is left to the VM's stop. */
@@ -31,6 +33,8 @@ interface VercelBackendContext {
   /** The hosts the VM may reach: the handler's resolved allow list. */
   allow: readonly EgressTarget[];
   logger?: Logger;
+  /** Given by the server that serves agent voice (not the doctor): sweep the sandboxes no live session uses, once. */
+  startUpSweep?: StartUpSweepContext;
 }
 
 const CREDENTIALS_FIX =
@@ -74,6 +78,13 @@ export function createVercelSandboxBackend(settings: VercelSandboxSettings, cont
     api = vercelSandboxApi(options.apiUrl, options.env);
   } catch (error) {
     apiProblem = (error as Error).message;
+  }
+  // Not awaited by anyone: starts meanwhile are safe (a young sandbox is kept). Once per process in
+  // `next dev`, whose new handler on each save must not sweep the sandboxes of this process's own sessions.
+  const sweepWith = api;
+  if (sweepWith && context.startUpSweep) {
+    const sweep = context.startUpSweep;
+    onePerProcess("vercel-sandbox-start-up-sweep", "", () => sweepAtStartUp(sweepWith, sweep, context.logger));
   }
 
   async function stopQuietly(sandboxId: string): Promise<void> {
