@@ -27,7 +27,7 @@ const CREATE_AND_CLOCKS_MS = 60_000;
  * the relay's start, then codex's initialize and the live session's start (each within the start
  * timeout), and a minute for the create and the clocks. 160 s with the defaults.
  */
-export function startingWindowMs(startTimeoutMs: number): number {
+function startingWindowMs(startTimeoutMs: number): number {
   return CREATE_AND_CLOCKS_MS + DEFAULT_RELAY_START_TIMEOUT_MS + 2 * startTimeoutMs;
 }
 
