@@ -19,7 +19,7 @@ import { Sandbox } from "@vercel/sandbox";
 import { startMockUpstream, type MockUpstream } from "@/mock-upstream/server";
 import { FAKE_VERCEL_PROJECT_ID, startFakeVercelSandbox, type FakeVercelSandbox } from "@/mock-upstream/vercel-sandbox/server";
 import { openEvents } from "@/tests/integration/app-server-harness";
-import { findLeakedTokens, signIn, startHarness, type Harness, type TestClient } from "@/tests/integration/harness";
+import { findLeakedTokens, signIn, startHarness, type Harness, type HarnessOptions, type TestClient } from "@/tests/integration/harness";
 import { processAlive, waitUntil } from "@/test-support/session-relay-process";
 import { codexExecutable, codexReadOnlyPaths } from "./codex-binary";
 import { loopbackOffer, type LoopbackOffer } from "./loopback-offer";
@@ -60,24 +60,28 @@ afterEach(async () => {
   mock.reset();
 });
 
-async function startApp(options: { withoutSnapshot?: boolean; snapshotId?: string; idleTimeoutMs?: number; store?: KeyValueStore } = {}): Promise<TestClient> {
-  h = await startHarness({
-    sharedMock: mock,
-    handler: {
-      ...(options.store ? { sessionStore: options.store } : {}),
-      realtime: {
-        agentVoice: {
-          // The VM runs its snapshot's codex; the command names the same version here.
-          command: codexExecutable(),
-          tools: referenceTools,
-          sandbox: "vercel",
-          ...(options.idleTimeoutMs ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
-          vercelSandbox: { apiUrl: fake.url, snapshotId: options.withoutSnapshot ? undefined : (options.snapshotId ?? snapshotId), vcpus: 1, timeoutMs: 300_000 },
-        },
+type AppOptions = { withoutSnapshot?: boolean; snapshotId?: string; idleTimeoutMs?: number; store?: KeyValueStore };
+
+/** The app's handler options with agent voice on `vercel` against the fake. */
+function appHandler(options: AppOptions): HarnessOptions["handler"] {
+  return {
+    ...(options.store ? { sessionStore: options.store } : {}),
+    realtime: {
+      agentVoice: {
+        // The VM runs its snapshot's codex; the command names the same version here.
+        command: codexExecutable(),
+        tools: referenceTools,
+        sandbox: "vercel",
+        ...(options.idleTimeoutMs ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
+        vercelSandbox: { apiUrl: fake.url, snapshotId: options.withoutSnapshot ? undefined : (options.snapshotId ?? snapshotId), vcpus: 1, timeoutMs: 300_000 },
       },
-      confirmTool: referenceConfirmTool,
     },
-  });
+    confirmTool: referenceConfirmTool,
+  };
+}
+
+async function startApp(options: AppOptions = {}): Promise<TestClient> {
+  h = await startHarness({ sharedMock: mock, handler: appHandler(options) });
   const client = h.client();
   await signIn(h, client);
   return client;
@@ -220,10 +224,11 @@ async function appSandbox(options: { ageMs?: number } = {}): Promise<string> {
   const { name } = await Sandbox.create({ ...api, timeout: 300_000, persistent: false, networkPolicy: "deny-all", tags: { app: "lwc-agent-voice", deploy: "old" } });
   const vmPid = fake.stats().sandboxes.find((entry) => entry.name === name)!.vmPid!;
   for (const { pid } of processTree(vmPid)) seenPids.add(pid);
-  if (options.ageMs) await fetch(`${fake.url}/__fake/sandboxes/${name}/backdate`, { method: "POST", body: JSON.stringify({ ms: options.ageMs }) });
+  if (options.ageMs) await backdate(name, options.ageMs);
   return name;
 }
 
+const backdate = (name: string, ms: number) => fetch(`${fake.url}/__fake/sandboxes/${name}/backdate`, { method: "POST", body: JSON.stringify({ ms }) });
 const statusOf = (name: string) => fake.stats().sandboxes.find((entry) => entry.name === name)?.status;
 const sweepLines = () => h!.evidence.logs.filter((line) => line.message.includes("start-up sweep"));
 
@@ -249,6 +254,31 @@ it("at start-up, the app's orphaned sandboxes are stopped; one a live session st
   } finally {
     await stopLeft([orphan, inUse]);
   }
+});
+
+it("another instance's start-up sweep leaves the sandbox of a live session this one hosts (the session's in-use key); the call goes on", async () => {
+  const store = createMemoryStore();
+  const client = await startApp({ store });
+  await waitUntil(() => sweepLines().length > 0);
+  const { sessionId } = await startLive(client);
+  const [live] = fake.stats().sandboxes.filter((entry) => entry.status === "running");
+  // Old enough that only its in-use key keeps it.
+  await backdate(live!.name, 10 * 60_000);
+  const second = await startHarness({ sharedMock: mock, handler: appHandler({ store }) });
+  try {
+    const secondSweep = () => second.evidence.logs.filter((line) => line.message.includes("start-up sweep"));
+    await waitUntil(() => secondSweep().length > 0);
+    expect(secondSweep()).toEqual([{ level: "info", message: expect.stringMatching(/start-up sweep stopped 0 Vercel sandboxes\b/) }]);
+    expect(statusOf(live!.name)).toBe("running");
+  } finally {
+    await second.close();
+  }
+  const events = await openEvents(client, sessionId);
+  mock.codex.queueToolCalls([{ name: "get_current_time", arguments: {} }]);
+  mock.codex.requestHandoff({ transcript: "What time is it?" });
+  expect(await events.next((e) => e.type === "tool.completed")).toMatchObject({ tool: "get_current_time" });
+  events.close();
+  expect((await client.request("DELETE", `/realtime/app-server/${sessionId}`)).status).toBe(200);
 });
 
 it("at start-up, a sandbox created moments ago is left (another instance may still be starting it, before its in-use key)", async () => {
