@@ -12,6 +12,8 @@ export const DEFAULT_EVENT_BUFFER_SIZE = 256;
 export const DEFAULT_LOGIN_CHECK_INTERVAL_MS = 30_000;
 export const DEFAULT_MAX_SESSIONS = 8;
 export const DEFAULT_MAX_SESSIONS_PER_ACCOUNT = 2;
+/** `retry-after` of a busy answer that has no better one: live sessions last minutes, so a little patience. */
+export const BUSY_RETRY_AFTER_SECONDS = 30;
 /** The Vercel Sandbox API `@vercel/sandbox` talks to (its base URL, fixed in the SDK). */
 export const DEFAULT_VERCEL_SANDBOX_API_URL = "https://vercel.com/api";
 /** A Vercel Sandbox's vCPUs (2048 MB of memory each): codex and the relay are mostly idle, waiting on the network. */

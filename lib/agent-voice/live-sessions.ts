@@ -16,6 +16,7 @@ import "server-only";
 import { spawnAppServer, type AppServerProcess } from "./app-server-process";
 import { CodexProcessesClosedError, createCodexProcesses, type CodexProcesses } from "./codex-processes";
 import {
+  BUSY_RETRY_AFTER_SECONDS,
   DEFAULT_EVENT_BUFFER_SIZE,
   DEFAULT_IDLE_TIMEOUT_MS,
   DEFAULT_KEEPALIVE_INTERVAL_MS,
@@ -35,7 +36,7 @@ import {
 } from "./live-session";
 import { resolveAgentSandbox, sandboxNetworkOptions, type AgentSandbox } from "./sandbox";
 import { agentLimits } from "./sandbox/limits";
-import { StartRefusedError } from "./start-refused";
+import { isStartRefused, StartRefusedError } from "./start-refused";
 import { LiveSessionStartError } from "./start-failure";
 import { isSandboxUnavailable } from "./sandbox/unavailable";
 import type { AgentVoiceOptions, ConfirmTool } from "./types";
@@ -53,8 +54,6 @@ import { onePerProcess } from "@/lib/one-per-process";
 export const MAX_EVENT_STREAMS = 4;
 /** How long a closed session's events can still be read. */
 export const CLOSED_SESSION_RETENTION_MS = 60_000;
-/** `retry-after` of a busy answer: live sessions last minutes, so a little patience. */
-export const BUSY_RETRY_AFTER_SECONDS = 30;
 const SHUTDOWN_RETRY_AFTER_SECONDS = 5;
 
 export interface LiveSessions {
@@ -205,6 +204,8 @@ export function createLiveSessions(
       return await processes.take();
     } catch (error) {
       if (error instanceof CodexProcessesClosedError) throw shuttingDown();
+      // The platform refused another sandbox now (the backend logged why): the server's capacity, 503 realtime_busy.
+      if (isStartRefused(error)) throw error;
       // The sandbox would show what it must hide: the route answers 503 and logs the fix.
       if (isSandboxUnavailable(error)) throw error;
       const reason = error instanceof Error ? error.message.slice(0, 300) : "unknown error";

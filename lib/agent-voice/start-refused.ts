@@ -10,6 +10,8 @@ type StartRefusal =
   | "account_busy"
   /** This server already runs `maxSessions` live sessions: 503. */
   | "server_busy"
+  /** The platform that runs each codex refused another sandbox now (Vercel Sandbox's 429): the server's capacity, 503. */
+  | "platform_busy"
   /** The server is shutting down: 503. */
   | "shutting_down";
 

@@ -323,6 +323,12 @@ export function createSandboxes(options: SandboxesOptions) {
       rmSync(found.folder, { recursive: true, force: true });
       return { snapshot: snapshotJson(found) };
     },
+    /** As if the sandbox had been created `ms` earlier: what the API reports as its `createdAt` (list, get). */
+    backdate(name: string, ms: number) {
+      const sandbox = sandboxNamed(name, null);
+      sandbox.createdAt -= ms;
+      return { name, createdAt: sandbox.createdAt };
+    },
     /** The next `times` creates answer `status` (with Retry-After when given). */
     failCreate(failure: CreateFailure) {
       createFailures.push(failure);

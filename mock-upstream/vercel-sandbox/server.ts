@@ -126,6 +126,11 @@ export async function startFakeVercelSandbox(options: FakeVercelSandboxOptions =
       const sandbox = sandboxes.sandboxNamed(decodeURIComponent(name), null);
       return send(response, 200, await sandboxes.stop(sandboxes.currentSession(sandbox).id, status));
     }
+    if (method === "POST" && first === "sandboxes" && name && third === "backdate" && parts.length === 3) {
+      const ms = Number(body.ms);
+      if (!Number.isInteger(ms) || ms <= 0) throw new ApiError(400, "bad_request", "ms must be a positive number of milliseconds");
+      return send(response, 200, sandboxes.backdate(decodeURIComponent(name), ms));
+    }
     if (method === "POST" && first === "sandboxes" && name && third === "ports" && port && fifth === "drop" && parts.length === 5) {
       const session = sandboxes.currentSession(sandboxes.sandboxNamed(decodeURIComponent(name), null));
       return send(response, 200, { dropped: session.vm?.dropConnections(Number(port)) ?? 0 });

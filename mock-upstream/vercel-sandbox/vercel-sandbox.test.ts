@@ -153,6 +153,11 @@ describe("the fake Vercel Sandbox API, behind the real SDK", () => {
     const other = await sessionSandbox({ session: "other" });
     const listed = await (await Sandbox.list({ ...api, tags: { session: "listed" } })).toArray();
     expect(listed.map((entry) => entry.name)).toEqual([mine.name]);
+    // The list reports when each was created; backdating one (a control route) moves only that.
+    expect(Math.abs(listed[0]!.createdAt - Date.now())).toBeLessThan(60_000);
+    await fetch(`${fake.url}/__fake/sandboxes/${mine.name}/backdate`, { method: "POST", body: JSON.stringify({ ms: 600_000 }) });
+    const backdated = await (await Sandbox.list({ ...api, tags: { session: "listed" } })).toArray();
+    expect(backdated[0]!.createdAt).toBe(listed[0]!.createdAt - 600_000);
 
     const found = await Sandbox.get({ ...api, name: mine.name });
     expect(found.status).toBe("running");

@@ -7,14 +7,19 @@
  */
 import { processTree } from "./served-app";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import { BUSY_RETRY_AFTER_SECONDS } from "@/lib/agent-voice/defaults";
+import { sandboxInUseKey } from "@/lib/agent-voice/cluster/keys";
 import { referenceConfirmTool, referenceTools } from "@/lib/agent-voice/tools";
 import { makeCodexSnapshot } from "@/lib/agent-voice/sandbox/vercel/snapshot";
 import { vercelSandboxApi } from "@/lib/agent-voice/vercel-sandbox-api";
+import { createMemoryStore } from "@/lib/stores/memory-store";
+import type { KeyValueStore } from "@/lib/stores/types";
 import { CLIENT_VERSION } from "@/lib/upstream/config";
+import { Sandbox } from "@vercel/sandbox";
 import { startMockUpstream, type MockUpstream } from "@/mock-upstream/server";
 import { FAKE_VERCEL_PROJECT_ID, startFakeVercelSandbox, type FakeVercelSandbox } from "@/mock-upstream/vercel-sandbox/server";
 import { openEvents } from "@/tests/integration/app-server-harness";
-import { findLeakedTokens, signIn, startHarness, type Harness, type TestClient } from "@/tests/integration/harness";
+import { findLeakedTokens, signIn, startHarness, type Harness, type HarnessOptions, type TestClient } from "@/tests/integration/harness";
 import { processAlive, waitUntil } from "@/test-support/session-relay-process";
 import { codexExecutable, codexReadOnlyPaths } from "./codex-binary";
 import { loopbackOffer, type LoopbackOffer } from "./loopback-offer";
@@ -55,23 +60,28 @@ afterEach(async () => {
   mock.reset();
 });
 
-async function startApp(options: { withoutSnapshot?: boolean; snapshotId?: string; idleTimeoutMs?: number } = {}): Promise<TestClient> {
-  h = await startHarness({
-    sharedMock: mock,
-    handler: {
-      realtime: {
-        agentVoice: {
-          // The VM runs its snapshot's codex; the command names the same version here.
-          command: codexExecutable(),
-          tools: referenceTools,
-          sandbox: "vercel",
-          ...(options.idleTimeoutMs ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
-          vercelSandbox: { apiUrl: fake.url, snapshotId: options.withoutSnapshot ? undefined : (options.snapshotId ?? snapshotId), vcpus: 1, timeoutMs: 300_000 },
-        },
+type AppOptions = { withoutSnapshot?: boolean; snapshotId?: string; idleTimeoutMs?: number; store?: KeyValueStore };
+
+/** The app's handler options with agent voice on `vercel` against the fake. */
+function appHandler(options: AppOptions): HarnessOptions["handler"] {
+  return {
+    ...(options.store ? { sessionStore: options.store } : {}),
+    realtime: {
+      agentVoice: {
+        // The VM runs its snapshot's codex; the command names the same version here.
+        command: codexExecutable(),
+        tools: referenceTools,
+        sandbox: "vercel",
+        ...(options.idleTimeoutMs ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
+        vercelSandbox: { apiUrl: fake.url, snapshotId: options.withoutSnapshot ? undefined : (options.snapshotId ?? snapshotId), vcpus: 1, timeoutMs: 300_000 },
       },
-      confirmTool: referenceConfirmTool,
     },
-  });
+    confirmTool: referenceConfirmTool,
+  };
+}
+
+async function startApp(options: AppOptions = {}): Promise<TestClient> {
+  h = await startHarness({ sharedMock: mock, handler: appHandler(options) });
   const client = h.client();
   await signIn(h, client);
   return client;
@@ -157,21 +167,152 @@ it("no snapshot configured: agent voice is unavailable, a start answers 503 agen
   expect(h!.evidence.logs.some((line) => line.level === "error" && line.message.includes("LWC_VERCEL_SANDBOX_SNAPSHOT is not set"))).toBe(true);
 });
 
-it("a snapshot that does not exist: 503 agent_sandbox_unavailable; a create the API refuses (429): 502 with a fixed sentence; nothing left running", async () => {
+it("a snapshot that does not exist: 503 agent_sandbox_unavailable; nothing left running", async () => {
   const client = await startApp({ snapshotId: "snap_missing" });
   offer = await loopbackOffer();
   const missing = await client.post("/realtime/app-server", { sdp: offer.sdp, session: { voice: "cove" } });
   expect(missing.status, missing.text).toBe(503);
   expect(missing.json()).toMatchObject({ error: "agent_sandbox_unavailable" });
   expect(h!.evidence.logs.some((line) => line.level === "error" && line.message.includes("snapshot does not exist"))).toBe(true);
-  await h!.close();
-
-  const again = await startApp();
-  await fetch(`${fake.url}/__fake/fail-create`, { method: "POST", body: JSON.stringify({ status: 429, times: 1, retryAfter: 60 }) });
-  const refused = await again.post("/realtime/app-server", { sdp: offer.sdp, session: { voice: "cove" } });
-  expect(refused.status, refused.text).toBe(502);
-  expect(refused.json()).toMatchObject({ error: "realtime_app_server_start_failed", message: "The agent could not start on this server. The server's log says why." });
-  expect(refused.text).not.toContain(fake.url);
-  expect(h!.evidence.logs.some((line) => line.message.includes("the Sandbox API answered 429"))).toBe(true);
   expect(fake.stats()).toMatchObject({ live: 0, vms: 0 });
+});
+
+/** The start's answer, and that the platform's refusal left no sandbox and no word of its address or token. */
+async function refusedStart(client: TestClient) {
+  offer = await loopbackOffer();
+  const refused = await client.post("/realtime/app-server", { sdp: offer.sdp, session: { voice: "cove" } });
+  expect(fake.stats()).toMatchObject({ live: 0, vms: 0 });
+  for (const text of [refused.text, ...h!.evidence.logs.map((line) => line.message)]) {
+    expect(text).not.toContain(fake.token);
+    expect(text).not.toContain(fake.url);
+  }
+  return refused;
+}
+
+it("a create the Sandbox API refuses (429) is the server's capacity: 503 realtime_busy with the API's Retry-After; nothing left running", async () => {
+  const client = await startApp();
+  // Retry-After past 20 s: the SDK gives up at once, with the API's answer.
+  await fetch(`${fake.url}/__fake/fail-create`, { method: "POST", body: JSON.stringify({ status: 429, times: 1, retryAfter: 60 }) });
+  const refused = await refusedStart(client);
+  expect(refused.status, refused.text).toBe(503);
+  expect(refused.headers.get("retry-after")).toBe("60");
+  expect(refused.json()).toEqual({
+    error: "realtime_busy",
+    message: "Vercel Sandbox refused to start another sandbox now. Try again shortly.",
+    retryAfterSeconds: 60,
+  });
+  expect(h!.evidence.logs.some((line) => line.level === "warn" && line.message.includes("the Sandbox API answered 429"))).toBe(true);
+});
+
+it("a 429 without Retry-After: 503 realtime_busy with the server's own retry-after; the next start works", async () => {
+  const client = await startApp();
+  // The SDK tries a create three times (two retries) before it gives the 429 back.
+  await fetch(`${fake.url}/__fake/fail-create`, { method: "POST", body: JSON.stringify({ status: 429, times: 3 }) });
+  const refused = await refusedStart(client);
+  expect(refused.status, refused.text).toBe(503);
+  expect(refused.headers.get("retry-after")).toBe(String(BUSY_RETRY_AFTER_SECONDS));
+  expect(refused.json()).toMatchObject({ error: "realtime_busy", retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS });
+  // Every injected refusal was used up by those tries: the next start gets its sandbox.
+  await offer?.close();
+  const { sessionId } = await startLive(client);
+  expect((await client.request("DELETE", `/realtime/app-server/${sessionId}`)).status).toBe(200);
+});
+
+/** A sandbox of the app's, as another (or a killed) server made it; its VM's processes remembered for the after-each check. */
+async function appSandbox(options: { ageMs?: number } = {}): Promise<string> {
+  const api = vercelSandboxApi(fake.url, process.env);
+  const { name } = await Sandbox.create({ ...api, timeout: 300_000, persistent: false, networkPolicy: "deny-all", tags: { app: "lwc-agent-voice", deploy: "old" } });
+  const vmPid = fake.stats().sandboxes.find((entry) => entry.name === name)!.vmPid!;
+  for (const { pid } of processTree(vmPid)) seenPids.add(pid);
+  if (options.ageMs) await backdate(name, options.ageMs);
+  return name;
+}
+
+const backdate = (name: string, ms: number) => fetch(`${fake.url}/__fake/sandboxes/${name}/backdate`, { method: "POST", body: JSON.stringify({ ms }) });
+const statusOf = (name: string) => fake.stats().sandboxes.find((entry) => entry.name === name)?.status;
+const sweepLines = () => h!.evidence.logs.filter((line) => line.message.includes("start-up sweep"));
+
+/** Ends what a sweep test left running on purpose. */
+async function stopLeft(names: string[]): Promise<void> {
+  const api = vercelSandboxApi(fake.url, process.env);
+  for (const name of names) if (statusOf(name) === "running") await (await Sandbox.get({ ...api, name, resume: false })).stop();
+}
+
+it("at start-up, the app's orphaned sandboxes are stopped; one a live session still uses (its in-use key in the store) is left", async () => {
+  const orphan = await appSandbox({ ageMs: 10 * 60_000 });
+  const inUse = await appSandbox({ ageMs: 10 * 60_000 });
+  // Another instance's live session holds this one.
+  const store = createMemoryStore();
+  await store.set(sandboxInUseKey(inUse), "another-instances-session", 60_000);
+  try {
+    await startApp({ store });
+    await waitUntil(() => sweepLines().length > 0);
+    expect(sweepLines()).toEqual([{ level: "info", message: expect.stringMatching(/start-up sweep stopped 1 Vercel sandbox\b/) }]);
+    expect(statusOf(orphan)).toBe("stopped");
+    expect(statusOf(inUse)).toBe("running");
+    expect(fake.stats().live).toBe(1);
+  } finally {
+    await stopLeft([orphan, inUse]);
+  }
+});
+
+it("another instance's start-up sweep leaves the sandbox of a live session this one hosts (the session's in-use key); the call goes on", async () => {
+  const store = createMemoryStore();
+  const client = await startApp({ store });
+  await waitUntil(() => sweepLines().length > 0);
+  const { sessionId } = await startLive(client);
+  const [live] = fake.stats().sandboxes.filter((entry) => entry.status === "running");
+  // Old enough that only its in-use key keeps it.
+  await backdate(live!.name, 10 * 60_000);
+  const second = await startHarness({ sharedMock: mock, handler: appHandler({ store }) });
+  try {
+    const secondSweep = () => second.evidence.logs.filter((line) => line.message.includes("start-up sweep"));
+    await waitUntil(() => secondSweep().length > 0);
+    expect(secondSweep()).toEqual([{ level: "info", message: expect.stringMatching(/start-up sweep stopped 0 Vercel sandboxes\b/) }]);
+    expect(statusOf(live!.name)).toBe("running");
+  } finally {
+    await second.close();
+  }
+  const events = await openEvents(client, sessionId);
+  mock.codex.queueToolCalls([{ name: "get_current_time", arguments: {} }]);
+  mock.codex.requestHandoff({ transcript: "What time is it?" });
+  expect(await events.next((e) => e.type === "tool.completed")).toMatchObject({ tool: "get_current_time" });
+  events.close();
+  expect((await client.request("DELETE", `/realtime/app-server/${sessionId}`)).status).toBe(200);
+});
+
+it("at start-up, a sandbox created moments ago is left (another instance may still be starting it, before its in-use key)", async () => {
+  const orphan = await appSandbox({ ageMs: 10 * 60_000 });
+  const starting = await appSandbox();
+  try {
+    await startApp();
+    await waitUntil(() => sweepLines().length > 0);
+    expect(sweepLines()).toEqual([{ level: "info", message: expect.stringMatching(/start-up sweep stopped 1 Vercel sandbox\b/) }]);
+    expect(statusOf(orphan)).toBe("stopped");
+    expect(statusOf(starting)).toBe("running");
+  } finally {
+    await stopLeft([orphan, starting]);
+  }
+});
+
+it("a start-up sweep that fails is one warning without a token, and stops nothing; the app serves on", async () => {
+  const orphan = await appSandbox({ ageMs: 10 * 60_000 });
+  const wrongToken = "wrong-vercel-token-for-the-sweep-test";
+  process.env.VERCEL_TOKEN = wrongToken;
+  try {
+    const client = await startApp();
+    await waitUntil(() => sweepLines().length > 0);
+    expect(sweepLines()).toEqual([
+      {
+        level: "warn",
+        message: expect.stringContaining("the start-up sweep of Vercel sandboxes failed (sweep: the Sandbox API answered 403 forbidden)"),
+      },
+    ]);
+    for (const line of h!.evidence.logs) expect(line.message).not.toContain(wrongToken);
+    expect(statusOf(orphan)).toBe("running");
+    expect((await client.get("/realtime/app-server/status")).status).toBe(200);
+  } finally {
+    process.env.VERCEL_TOKEN = fake.token;
+    await stopLeft([orphan]);
+  }
 });

@@ -254,6 +254,10 @@ describe("the Vercel Sandbox backend, against the fake API with the real codex",
     expect(await sweepOrphanedSandboxes(api, { tag: { deploy: "old" }, keep: (name) => name === kept })).toEqual([orphan]);
     expect(status()).toEqual({ [orphan]: "stopped", [kept]: "running", [current]: "running", [otherApp]: "running" });
 
+    // Created since the given time: left (a start may still be under way).
+    expect(await sweepOrphanedSandboxes(api, { keepCreatedSince: Date.now() - 60_000 })).toEqual([]);
+    expect(status()).toEqual({ [orphan]: "stopped", [kept]: "running", [current]: "running", [otherApp]: "running" });
+
     // By the app's tag (the default): every running one of the app's, none of another app's.
     expect((await sweepOrphanedSandboxes(api)).sort()).toEqual([kept, current].sort());
     expect(status()).toEqual({ [orphan]: "stopped", [kept]: "stopped", [current]: "stopped", [otherApp]: "running" });

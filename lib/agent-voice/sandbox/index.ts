@@ -11,6 +11,7 @@ import type { SandboxNetworkOptions } from "./sandbox-network";
 import type { AgentSandbox, AgentSandboxName, VercelSandboxSettings } from "./types";
 import { createUnsandboxed } from "./unsandboxed";
 import { createVercelSandboxBackend } from "./vercel/backend";
+import type { StartUpSweepContext } from "./vercel/start-up-sweep";
 
 export type { AgentSandbox, AgentSandboxName, SandboxStatus, SandboxLimits, SandboxStartRequest, StartedSandbox, SandboxHandle, CodexChannel } from "./types";
 export type { AgentLimits, ExceededLimit, LimitMechanism } from "./limits";
@@ -40,13 +41,18 @@ export function resolveAgentSandbox(
   choice: AgentSandboxName | AgentSandbox | undefined,
   readOnlyPaths: string[] = [],
   network?: SandboxNetworkOptions,
-  vercel?: { settings?: VercelSandboxSettings; logger?: Logger },
+  vercel?: { settings?: VercelSandboxSettings; logger?: Logger; startUpSweep?: StartUpSweepContext },
 ): AgentSandbox {
   if (typeof choice === "object") return choice;
   if (choice === "off") return createUnsandboxed();
   if (choice === "vercel") {
     if (!vercel?.settings) throw new Error("LWC_AGENT_SANDBOX=vercel needs the Vercel Sandbox settings (realtime.agentVoice.vercelSandbox)");
-    return createVercelSandboxBackend(vercel.settings, { env: process.env, allow: network?.allow ?? [], ...(vercel.logger ? { logger: vercel.logger } : {}) });
+    return createVercelSandboxBackend(vercel.settings, {
+      env: process.env,
+      allow: network?.allow ?? [],
+      ...(vercel.logger ? { logger: vercel.logger } : {}),
+      ...(vercel.startUpSweep ? { startUpSweep: vercel.startUpSweep } : {}),
+    });
   }
   return createBwrapSandbox({ readOnlyPaths, ...(network ? { network } : {}) });
 }

@@ -6,6 +6,7 @@ import "server-only";
  * of the handler stay free of Node-specific imports.
  */
 import { API_ERRORS } from "@/lib/error-codes";
+import { DEFAULT_START_TIMEOUT_MS } from "@/lib/agent-voice/defaults";
 import { isRefreshTokenInvalid } from "@/lib/upstream/errors";
 import type { LiveSessions } from "@/lib/agent-voice/live-sessions";
 import type { ServedSession } from "@/lib/agent-voice/cluster/remote-session";
@@ -34,7 +35,10 @@ const START_FAILED_MESSAGE = "The agent could not start on this server. The serv
 /** What /api/health reports for agent voice. */
 export type AgentVoiceState = "sandboxed" | "vercel" | "unsandboxed" | "unavailable";
 
-/** `realtime_start_superseded` for a start a newer one overtook; `realtime_busy` (429 account, 503 server) with retry-after. */
+/**
+ * `realtime_start_superseded` for a start a newer one overtook; `realtime_busy` with retry-after:
+ * 429 for the account's cap, 503 for the server's capacity (its cap, its shutdown, the sandbox platform's refusal).
+ */
 function refusedResponse(refused: StartRefusedError): Response {
   if (refused.refusal === "superseded") return errorResponse("realtime_start_superseded", { message: refused.message });
   const retryAfterSeconds = refused.retryAfterSeconds ?? 30;
@@ -55,10 +59,12 @@ export function createAgentVoiceRoutes(
   // One body limit for every realtime route (LWC_REALTIME_MAX_REQUEST_BYTES).
   const { maxRequestBytes } = options.realtime;
   // The sandbox every codex process runs in (bwrap unless configured off), shared with the bridge.
+  // A Vercel one sweeps, once, the sandboxes no live session in the store uses.
   const sandbox: Promise<AgentSandbox> = import("@/lib/agent-voice/sandbox").then(({ resolveAgentSandbox, sandboxNetworkOptions }) =>
     resolveAgentSandbox(agentVoice.sandbox, agentVoice.sandboxReadOnlyPaths, sandboxNetworkOptions(agentVoice.sandboxAllowHosts ?? [], options.logger), {
       ...(agentVoice.vercelSandbox ? { settings: agentVoice.vercelSandbox } : {}),
       logger: options.logger,
+      startUpSweep: { store: options.store, startTimeoutMs: agentVoice.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS },
     }),
   );
   const liveSessions: Promise<LiveSessions> = Promise.all([import("@/lib/agent-voice/live-sessions"), sandbox]).then(

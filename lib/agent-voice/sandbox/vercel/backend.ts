@@ -9,6 +9,9 @@ import "server-only";
  */
 import type { Logger } from "@/lib/logger";
 import { LOG_PREFIX } from "@/lib/logger";
+import { onePerProcess } from "@/lib/one-per-process";
+import { BUSY_RETRY_AFTER_SECONDS } from "../../defaults";
+import { StartRefusedError } from "../../start-refused";
 import type { RelayChannel, RelayLine } from "../../relay/relay-client";
 import { vercelSandboxApi } from "../../vercel-sandbox-api";
 import type { EgressTarget } from "../egress-allow-list";
@@ -17,6 +20,7 @@ import { SandboxUnavailableError } from "../unavailable";
 import { VercelSandboxError } from "./errors";
 import { VM_CWD } from "./layout";
 import { startVercelSandbox, type VercelSandboxApi } from "./start";
+import { sweepAtStartUp, type StartUpSweepContext } from "./start-up-sweep";
 import { stopVercelSandbox } from "./stop";
 
 /** A close that gets no answer this long is left to the VM's stop. */
@@ -29,6 +33,8 @@ interface VercelBackendContext {
   /** The hosts the VM may reach: the handler's resolved allow list. */
   allow: readonly EgressTarget[];
   logger?: Logger;
+  /** Given by the server that serves agent voice (not the doctor): sweep the sandboxes no live session uses, once. */
+  startUpSweep?: StartUpSweepContext;
 }
 
 const CREDENTIALS_FIX =
@@ -46,10 +52,15 @@ function exitOf(end: Awaited<RelayChannel["ended"]>): SandboxExit {
 /**
  * A start that failed, as the layers above know failures: what only the operator can fix (no or a
  * missing snapshot, refused credentials) is an unavailable sandbox (503 agent_sandbox_unavailable,
- * the fix in the log); anything else an error whose message has the sentence and the log detail.
+ * the fix in the log); the API refusing another sandbox now is a refused start (503 realtime_busy,
+ * with the API's Retry-After); anything else an error whose message has the sentence and the log detail.
  */
-function startFailure(error: unknown): Error {
+function startFailure(error: unknown, logger: Logger | undefined): Error {
   if (!(error instanceof VercelSandboxError)) return error instanceof Error ? error : new Error(String(error));
+  if (error.failure === "refused") {
+    logger?.warn(`${LOG_PREFIX} agent voice: Vercel Sandbox refused another sandbox (${error.detail}); the start is answered as busy`);
+    return new StartRefusedError("platform_busy", error.message, error.retryAfterSeconds ?? BUSY_RETRY_AFTER_SECONDS);
+  }
   if (error.failure === "not_configured" || error.failure === "snapshot_missing") return new SandboxUnavailableError(`${error.message} (${error.detail})`, SNAPSHOT_FIX);
   if (error.failure === "credentials") return new SandboxUnavailableError(`${error.message} (${error.detail})`, CREDENTIALS_FIX);
   return new Error(`${error.message} (${error.detail})`);
@@ -67,6 +78,13 @@ export function createVercelSandboxBackend(settings: VercelSandboxSettings, cont
     api = vercelSandboxApi(options.apiUrl, options.env);
   } catch (error) {
     apiProblem = (error as Error).message;
+  }
+  // Not awaited by anyone: starts meanwhile are safe (a young sandbox is kept). Once per process in
+  // `next dev`, whose new handler on each save must not sweep the sandboxes of this process's own sessions.
+  const sweepWith = api;
+  if (sweepWith && context.startUpSweep) {
+    const sweep = context.startUpSweep;
+    onePerProcess("vercel-sandbox-start-up-sweep", "", () => sweepAtStartUp(sweepWith, sweep, context.logger));
   }
 
   async function stopQuietly(sandboxId: string): Promise<void> {
@@ -93,7 +111,7 @@ export function createVercelSandboxBackend(settings: VercelSandboxSettings, cont
       codexHome: { configToml: request.configToml ?? "" },
       onLine,
     }).catch((error: unknown) => {
-      throw startFailure(error);
+      throw startFailure(error, options.logger);
     });
     const { handle, channel: relay } = started;
     let ended = false;

@@ -21,6 +21,15 @@ describe("sandboxApiFailure", () => {
     }
   });
 
+  it("a 429 carries the API's Retry-After in whole seconds (at most an hour); none, zero or a date gives none", () => {
+    const refused = (retryAfter?: string) =>
+      sandboxApiFailure(new APIError(new Response("", { status: 429, headers: retryAfter === undefined ? {} : { "retry-after": retryAfter } }), { json: { error: { code: "too_many_requests" } } }), "create");
+    expect(refused("60")).toMatchObject({ failure: "refused", retryAfterSeconds: 60 });
+    expect(refused("86400").retryAfterSeconds).toBe(3600);
+    for (const none of [undefined, "0", "-5", "1.5", "Wed, 21 Oct 2026 07:28:00 GMT"]) expect(refused(none).retryAfterSeconds, none).toBeUndefined();
+    expect(sandboxApiFailure(apiError(500, "internal_error"), "create").retryAfterSeconds).toBeUndefined();
+  });
+
   it("keeps a VercelSandboxError; anything else is unavailable, named by its kind only", () => {
     const own = new VercelSandboxError("ended", "the sandbox is stopped");
     expect(sandboxApiFailure(own, "get")).toBe(own);

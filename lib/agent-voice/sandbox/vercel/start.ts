@@ -28,7 +28,8 @@ import { waitForRelay } from "./relay-ready";
 export type VercelSandboxApi = ReturnType<typeof vercelSandboxApi>;
 export type ChannelTimeouts = Pick<RelayChannelOptions, "heartbeatTimeoutMs" | "requestTimeoutMs" | "reconnectForMs">;
 
-const DEFAULT_START_TIMEOUT_MS = 60_000;
+/** How long a start waits for the relay's first answer, unless told otherwise. */
+export const DEFAULT_RELAY_START_TIMEOUT_MS = 60_000;
 
 interface StartVercelSandboxOptions {
   /** vercelSandboxApi(LWC_VERCEL_SANDBOX_API_URL, env): the SDK's fetch and credentials. */
@@ -102,7 +103,7 @@ export async function startVercelSandbox(options: StartVercelSandboxOptions): Pr
       [VM_CODEX, "app-server"],
     );
     const command = await sandbox.runCommand({ cmd: node!, args, cwd: VM_CWD, env: { HOME: VM_HOME, CODEX_HOME: VM_CODEX_HOME }, detached: true });
-    const epoch = await waitForRelay(command, url, token, options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS);
+    const epoch = await waitForRelay(command, url, token, options.startTimeoutMs ?? DEFAULT_RELAY_START_TIMEOUT_MS);
     const channel = openRelayChannel({ ...options.channel, address: { url }, token, epoch, ...(options.onLine ? { onLine: options.onLine } : {}) });
     return { handle: { kind: "vercel-sandbox", sandboxId: sandbox.name, relayUrl: url, relayEpoch: epoch }, token, channel };
   } catch (error) {

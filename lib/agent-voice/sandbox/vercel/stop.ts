@@ -35,11 +35,16 @@ interface SweepOptions {
   tag?: Record<string, string>;
   /** Sandboxes still in use (named in a live session's record): left running. */
   keep?(sandboxId: string): boolean | Promise<boolean>;
+  /**
+   * Sandboxes the API says were created at or after this time (epoch ms) are left running too: a
+   * start may still be under way that has not yet marked its sandbox in use.
+   */
+  keepCreatedSince?: number;
 }
 
 /**
  * Stops every running (or starting) sandbox with the tag that also carries the app's tag, except
- * those `keep` names; resolves with the ids it stopped.
+ * those `keep` names and those created since `keepCreatedSince`; resolves with the ids it stopped.
  */
 export async function sweepOrphanedSandboxes(api: VercelSandboxApi, options: SweepOptions = {}): Promise<string[]> {
   const tag = options.tag ?? { [APP_TAG.key]: APP_TAG.value };
@@ -51,6 +56,7 @@ export async function sweepOrphanedSandboxes(api: VercelSandboxApi, options: Swe
     for (const summary of listed) {
       if (!LIVE_STATUSES.includes(summary.status)) continue;
       if (summary.tags?.[APP_TAG.key] !== APP_TAG.value) continue;
+      if (options.keepCreatedSince !== undefined && summary.createdAt >= options.keepCreatedSince) continue;
       if (await options.keep?.(summary.name)) continue;
       await stopVercelSandbox(api, { sandboxId: summary.name });
       stopped.push(summary.name);
