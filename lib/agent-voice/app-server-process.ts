@@ -7,7 +7,7 @@ import "server-only";
  */
 import { createRpcConnection, METHOD_NOT_FOUND, RpcError, type RpcConnection, type RpcHandlers } from "./json-rpc";
 import type { AgentLimits } from "./sandbox/limits";
-import type { AgentSandbox, SandboxExit, SandboxHandle } from "./sandbox/types";
+import type { AgentSandbox, SandboxExit, SandboxHandle, StartedSandbox } from "./sandbox/types";
 import { SandboxUnavailableError } from "./sandbox/unavailable";
 
 export interface AppServerProcess {
@@ -29,6 +29,8 @@ export interface AppServerProcess {
   close(): Promise<void>;
   /** Ends everything it started at once (the server's last moment). */
   killNow(): void;
+  /** Where codex can outlive this instance (a VM): stops following it, codex goes on (reattachAppServer). */
+  handOff?(): AppServerHandoff;
 }
 
 const ignoreAll: RpcHandlers = {
@@ -49,18 +51,42 @@ export async function spawnAppServer(options: { command: string; configToml?: st
     ...(options.configToml ? { configToml: options.configToml } : {}),
     limits: options.limits,
   });
+  return asAppServer(started);
+}
+
+/** What another instance needs to go on with a codex this one handed off (sealed: it holds a secret). */
+export interface AppServerHandoff {
+  secret: string;
+  /** The last line of codex's this instance heard. */
+  cursor: number;
+  /** Our next JSON-RPC request id (codex sees one client). */
+  nextRpcId: number;
+}
+
+/** A codex another instance handed off (sandbox/types.ts `reopen`), followed from the line after its cursor. */
+export async function reattachAppServer(sandbox: AgentSandbox, handle: SandboxHandle, handoff: AppServerHandoff): Promise<AppServerProcess> {
+  if (!sandbox.reopen) throw new Error(`the ${sandbox.name} sandbox cannot reopen a codex another instance started`);
+  return asAppServer(await sandbox.reopen(handle, handoff.secret, handoff.cursor), handoff.nextRpcId);
+}
+
+function asAppServer(started: StartedSandbox, firstRpcId = 1): AppServerProcess {
   const { channel } = started;
   let exitedFlag = false;
   void channel.exited.then(() => (exitedFlag = true));
 
   let handlers = ignoreAll;
-  const rpc = createRpcConnection(channel, {
-    onNotification: (method, params) => handlers.onNotification(method, params),
-    onRequest: (method, params) => handlers.onRequest(method, params),
-  });
+  const rpc = createRpcConnection(
+    channel,
+    {
+      onNotification: (method, params) => handlers.onNotification(method, params),
+      onRequest: (method, params, id) => handlers.onRequest(method, params, id),
+    },
+    firstRpcId,
+  );
   void channel.exited.then(() => rpc.close("the app-server process exited"));
 
   let closing: Promise<void> | undefined;
+  const handOff = started.handOff;
   return {
     handle: started.handle,
     workDir: started.workDir,
@@ -77,5 +103,15 @@ export async function spawnAppServer(options: { command: string; configToml?: st
       return closing;
     },
     killNow: () => started.stopNow(),
+    ...(handOff
+      ? {
+          handOff() {
+            const nextRpcId = rpc.nextRequestId();
+            const { secret, cursor } = handOff();
+            rpc.close("handed off to another instance");
+            return { secret, cursor, nextRpcId };
+          },
+        }
+      : {}),
   };
 }

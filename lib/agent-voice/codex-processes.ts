@@ -156,11 +156,13 @@ interface LiveLimits {
   /** False once its login is signed out or expired. */
   isSignedIn(): Promise<boolean>;
   close(reason: "idle_timeout" | "max_duration" | "login_expired"): void;
+  /** When the live session started (a session taken over from another instance started there). Default now. */
+  startedAt?: number;
 }
 
 /** 5. Supervise a handed-out process while it serves a live session. Returns the stop function. */
 export function superviseLive(limits: LiveLimits): () => void {
-  const startedAt = limits.now();
+  const startedAt = limits.startedAt ?? limits.now();
   const timers = [
     setInterval(() => {
       if (limits.now() - limits.lastActivity() >= limits.idleTimeoutMs) limits.close("idle_timeout");

@@ -42,13 +42,14 @@ export interface EventLog {
   onEnd(callback: () => void): () => void;
 }
 
-export function createEventLog(capacity: number, now: () => number, maxSubscribers = Infinity): EventLog {
-  const kept: LiveEvent[] = [];
+/** `from`: the events another instance kept of a session this one takes over; numbering goes on after them. */
+export function createEventLog(capacity: number, now: () => number, maxSubscribers = Infinity, from: { kept: LiveEvent[]; lastSeq: number } = { kept: [], lastSeq: 0 }): EventLog {
+  const kept: LiveEvent[] = from.kept.slice(-capacity);
   /** In subscription order: the first is the oldest. */
   const listeners = new Map<EventListener, () => void>();
   const observers = new Set<EventListener>();
   const endCallbacks = new Set<() => void>();
-  let seq = 0;
+  let seq = Math.max(from.lastSeq, ...kept.map((event) => event.seq));
   let ended = false;
 
   return {

@@ -27,8 +27,8 @@ const INTERNAL_ERROR = -32603;
 
 export interface RpcHandlers {
   onNotification(method: string, params: unknown): void;
-  /** Answers one server→client request: the result, or throw an RpcError. */
-  onRequest(method: string, params: unknown): Promise<unknown>;
+  /** Answers one server→client request: the result, or throw an RpcError. `id` is the request's own. */
+  onRequest(method: string, params: unknown, id: unknown): Promise<unknown>;
 }
 
 interface Waiting {
@@ -40,6 +40,10 @@ interface Waiting {
 export interface RpcConnection {
   request(method: string, params: unknown, timeoutMs: number): Promise<unknown>;
   notify(method: string, params?: unknown): void;
+  /** Answers a server request this connection did not hear (another instance did, and handed it over). */
+  respond(id: unknown, result: unknown): void;
+  /** The id our next request gets: a connection that takes over from another goes on from it. */
+  nextRequestId(): number;
   /** Fails every open request (the process is gone). */
   close(reason: string): void;
 }
@@ -50,9 +54,9 @@ interface LineChannel {
   onLine(listener: (line: string) => void): void;
 }
 
-export function createRpcConnection(channel: LineChannel, handlers: RpcHandlers): RpcConnection {
+export function createRpcConnection(channel: LineChannel, handlers: RpcHandlers, firstId = 1): RpcConnection {
   const waiting = new Map<number, Waiting>();
-  let nextId = 1;
+  let nextId = firstId;
   let closed = false;
   function send(message: Record<string, unknown>): void {
     if (closed) return;
@@ -60,7 +64,7 @@ export function createRpcConnection(channel: LineChannel, handlers: RpcHandlers)
   }
 
   function answer(id: unknown, method: string, params: unknown): void {
-    handlers.onRequest(method, params).then(
+    handlers.onRequest(method, params, id).then(
       (result) => send({ id, result }),
       (error: unknown) => {
         const body: RpcErrorBody =
@@ -113,6 +117,10 @@ export function createRpcConnection(channel: LineChannel, handlers: RpcHandlers)
     notify(method, params) {
       send(params === undefined ? { method } : { method, params });
     },
+    respond(id, result) {
+      send({ id, result });
+    },
+    nextRequestId: () => nextId,
     close(reason) {
       if (closed) return;
       closed = true;

@@ -6,13 +6,13 @@ import "server-only";
  * its requests; its tool calls and their confirmations are tool-calls.ts's.
  */
 import { randomBytes } from "node:crypto";
-import type { AppServerProcess } from "./app-server-process";
+import type { AppServerHandoff, AppServerProcess } from "./app-server-process";
 import type { SandboxHandle } from "./sandbox/types";
 import { declineAnswer } from "./declines";
 import { superviseLive } from "./codex-processes";
-import { createEventLog, type EventLog } from "./event-log";
+import { createEventLog, type EventLog, type LiveEvent } from "./event-log";
 import { METHOD_NOT_FOUND, RpcError } from "./json-rpc";
-import { createToolCalls, type ConfirmOutcome, type ToolCalls } from "./tool-calls";
+import { createToolCalls, type ConfirmOutcome, type HandedOverCall, type ToolCalls } from "./tool-calls";
 import type { ConfirmTool, RealtimeTool, ToolAccount } from "./types";
 import type { KeyValueStore } from "@/lib/stores/types";
 import type { Logger } from "@/lib/logger";
@@ -119,8 +119,12 @@ export interface LiveSession {
   ): Promise<ConfirmOutcome>;
   close(reason: string): Promise<void>;
   isClosed(): boolean;
-  /** Resolves once the session is closed and its process and folder are gone. */
+  /** Resolves once the session is closed and its process and folder are gone (or it was handed off). */
   closed: Promise<void>;
+  /** Stops following it here, codex going on, for another instance to take over: null where it cannot (a local process). */
+  handOff(): LiveSessionHandoff | null;
+  /** True once handed off: it ended here, not for the person. */
+  wasHandedOff(): boolean;
 }
 
 function describe(error: unknown): string {
@@ -195,10 +199,11 @@ function onRealtimeNotification(method: string, params: unknown, session: Notifi
 async function answerRequest(
   method: string,
   params: unknown,
+  rpcId: unknown,
   session: { toolCalls: ToolCalls; owner: LiveSessionOwner; logger: Logger; close(reason: string): void },
 ): Promise<unknown> {
   const { owner, logger } = session;
-  if (method === "item/tool/call") return session.toolCalls.onToolCall(params);
+  if (method === "item/tool/call") return session.toolCalls.onToolCall(params, rpcId);
   if (method === "account/chatgptAuthTokens/refresh") {
     try {
       const fresh = await owner.forceRefresh();
@@ -287,22 +292,40 @@ async function startCall(start: () => Promise<string>, settings: LiveSessionSett
   }
 }
 
-export async function startLiveSession(
+/** What another instance needs to go on with a live session this one hands off (sealed in the store: it holds a secret). */
+export interface LiveSessionHandoff {
+  id: string;
+  threadId: string;
+  startedAt: number;
+  lastActivity: number;
+  /** The last event's seq: the next instance numbers on from it. */
+  lastSeq: number;
+  pending: HandedOverCall[];
+  appServer: AppServerHandoff;
+}
+
+/**
+ * One live session's running parts, for a start (startLiveSession) or a session taken over from
+ * another instance (resumeLiveSession): codex's messages mapped to events, its requests answered,
+ * close, the limits, the supervision, and the hand-off.
+ */
+function liveSessionCore(
   appServer: AppServerProcess,
   owner: LiveSessionOwner,
-  tokens: LoginTokens,
-  request: StartRequest,
   settings: LiveSessionSettings,
-): Promise<LiveSession> {
+  from?: LiveSessionHandoff & { kept: LiveEvent[] },
+) {
   const { logger, now } = settings;
-  const id = randomBytes(16).toString("base64url");
-  const events = createEventLog(settings.eventBufferSize, now, settings.maxEventStreams);
+  const id = from?.id ?? randomBytes(16).toString("base64url");
+  const events = createEventLog(settings.eventBufferSize, now, settings.maxEventStreams, from ? { kept: from.kept, lastSeq: from.lastSeq } : undefined);
   const toolCalls = createToolCalls({ tools: settings.tools, owner, store: settings.store, events, logger, now });
   const sdp = answerSdpWaiter();
-  let threadId: string | undefined;
+  let threadId: string | undefined = from?.threadId;
   let live = false;
+  let handedOff = false;
   let closing: Promise<void> | undefined;
-  let lastActivity = now();
+  let lastActivity = from?.lastActivity ?? now();
+  let startedAt = from?.startedAt ?? now();
   let stopSupervising = () => undefined as void;
   let stopWatching = () => undefined as void;
   const closeSoon = (reason: string) => void close(reason);
@@ -313,9 +336,9 @@ export async function startLiveSession(
       lastActivity = now();
       onRealtimeNotification(method, params, target);
     },
-    onRequest(method, params) {
+    onRequest(method, params, rpcId) {
       lastActivity = now();
-      return answerRequest(method, params, { toolCalls, owner, logger, close: closeSoon });
+      return answerRequest(method, params, rpcId, { toolCalls, owner, logger, close: closeSoon });
     },
   });
 
@@ -366,40 +389,46 @@ export async function startLiveSession(
     sdp.reject(new LiveSessionStartError("stopped", `the app-server process exited during the start${limit ? ` (${LIMIT_ENDED[limit].log})` : ""}`));
   });
 
-  let answerSdp: string;
-  try {
-    answerSdp = await startCall(() => handshake(appServer, tokens, request, settings, (thread) => (threadId = thread), sdp.promise), settings);
-  } catch (error) {
-    await close(START_FAILED);
-    resolveClosed();
-    if (error instanceof LiveSessionStartError) throw error;
-    // codex's own words can name the upstream address or quote the provider: the log line only.
-    logger.warn(`${LOG_PREFIX} realtime app-server refused the start: ${upstreamSnippet(describe(error)) ?? "no message"}`);
-    throw new LiveSessionStartError("agent_refused", "the app-server refused to start the voice session");
+  /** From here on the session is live: supervised, under its limits' watch. */
+  function goLive(): void {
+    live = true;
+    stopSupervising = superviseLive({
+      idleTimeoutMs: settings.idleTimeoutMs,
+      maxDurationMs: settings.maxDurationMs,
+      loginCheckIntervalMs: settings.loginCheckIntervalMs,
+      now,
+      startedAt,
+      lastActivity: () => lastActivity,
+      isSignedIn: () => owner.isSignedIn(),
+      close: closeSoon,
+    });
+    // A local sandbox's processes are this machine's to read; a microVM is limited by its own size.
+    const { handle } = appServer;
+    if (handle.kind === "local") stopWatching = watchLimits({ root: handle.pid, homeDir: handle.home, limits: settings.limits, onReached: endForLimit });
+    events.onEnd(() => resolveClosed());
   }
 
-  live = true;
-  events.push("session.started", { sessionId: id });
-  stopSupervising = superviseLive({
-    idleTimeoutMs: settings.idleTimeoutMs,
-    maxDurationMs: settings.maxDurationMs,
-    loginCheckIntervalMs: settings.loginCheckIntervalMs,
-    now,
-    lastActivity: () => lastActivity,
-    isSignedIn: () => owner.isSignedIn(),
-    close: closeSoon,
-  });
-  // A local sandbox's processes are this machine's to read; a microVM is limited by its own size.
-  const { handle } = appServer;
-  if (handle.kind === "local") stopWatching = watchLimits({ root: handle.pid, homeDir: handle.home, limits: settings.limits, onReached: endForLimit });
-  events.onEnd(() => resolveClosed());
+  /** Stops following codex without ending it (a VM only), for another instance to go on: null where it cannot. */
+  function handOff(): LiveSessionHandoff | null {
+    if (!appServer.handOff || closing !== undefined || !live || threadId === undefined) return null;
+    handedOff = true;
+    live = false;
+    closing = Promise.resolve();
+    stopSupervising();
+    stopWatching();
+    const pending = toolCalls.handOver();
+    const handoff = { id, threadId, startedAt, lastActivity, lastSeq: events.lastSeq(), pending, appServer: appServer.handOff() };
+    // The streams this instance serves end without `session.closed`: the browser opens the next one elsewhere.
+    events.end();
+    return handoff;
+  }
 
-  return {
+  const session: LiveSession = {
     id,
     ownerLoginId: owner.loginId,
     ownerAccountId: owner.account.accountId,
     events,
-    answerSdp,
+    answerSdp: "",
     sandbox: appServer.handle,
     touch() {
       lastActivity = now();
@@ -410,6 +439,61 @@ export async function startLiveSession(
     },
     close: (reason) => close(reason).then(() => undefined),
     isClosed: () => closing !== undefined,
+    wasHandedOff: () => handedOff,
+    handOff,
     closed,
   };
+  return {
+    session,
+    sdp,
+    toolCalls,
+    close,
+    resolveClosed,
+    goLive,
+    setThread: (thread: string) => (threadId = thread),
+    markStarted: () => (startedAt = now()),
+  };
+}
+
+export async function startLiveSession(
+  appServer: AppServerProcess,
+  owner: LiveSessionOwner,
+  tokens: LoginTokens,
+  request: StartRequest,
+  settings: LiveSessionSettings,
+): Promise<LiveSession> {
+  const core = liveSessionCore(appServer, owner, settings);
+  let answerSdp: string;
+  try {
+    answerSdp = await startCall(() => handshake(appServer, tokens, request, settings, core.setThread, core.sdp.promise), settings);
+  } catch (error) {
+    await core.close(START_FAILED);
+    core.resolveClosed();
+    if (error instanceof LiveSessionStartError) throw error;
+    // codex's own words can name the upstream address or quote the provider: the log line only.
+    settings.logger.warn(`${LOG_PREFIX} realtime app-server refused the start: ${upstreamSnippet(describe(error)) ?? "no message"}`);
+    throw new LiveSessionStartError("agent_refused", "the app-server refused to start the voice session");
+  }
+  core.markStarted();
+  core.goLive();
+  core.session.events.push("session.started", { sessionId: core.session.id });
+  return { ...core.session, answerSdp };
+}
+
+/**
+ * Goes on with a live session another instance handed off: the same id, thread and events (their
+ * numbering goes on), its waiting tool calls, its supervision from its own start; codex's lines from
+ * the one after the hand-off's cursor.
+ */
+export function resumeLiveSession(
+  appServer: AppServerProcess,
+  owner: LiveSessionOwner,
+  handoff: LiveSessionHandoff,
+  kept: LiveEvent[],
+  settings: LiveSessionSettings,
+): LiveSession {
+  const core = liveSessionCore(appServer, owner, settings, { ...handoff, kept });
+  core.toolCalls.adopt(handoff.pending, (rpcId, answer) => appServer.rpc.respond(rpcId, answer));
+  core.goLive();
+  return core.session;
 }

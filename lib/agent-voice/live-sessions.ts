@@ -28,6 +28,7 @@ import {
 } from "./defaults";
 import {
   DEFAULT_INSTRUCTIONS,
+  resumeLiveSession,
   startLiveSession,
   type LiveSession,
   type LiveSessionOwner,
@@ -43,7 +44,8 @@ import type { AgentVoiceOptions, ConfirmTool } from "./types";
 import { randomBytes } from "node:crypto";
 import { CLAIM_TTL_MS, createHolders } from "./cluster/holders";
 import { hostSession } from "./cluster/hosted-session";
-import { readLoginRecord, readRecord } from "./cluster/records";
+import { closeRecord, readLoginRecord, readRecord, type SessionRecord } from "./cluster/records";
+import { takeOver } from "./cluster/take-over";
 import { askHost } from "./cluster/inbox";
 import { HOST_ANSWER_TIMEOUT_MS, remoteSession, type ServedSession } from "./cluster/remote-session";
 import type { SealedStore, ValueSealer } from "./cluster/sealed-store";
@@ -58,8 +60,11 @@ const SHUTDOWN_RETRY_AFTER_SECONDS = 5;
 
 export interface LiveSessions {
   start(owner: LiveSessionOwner, tokens: LoginTokens, request: StartRequest): Promise<LiveSession>;
-  /** The session with this id if `loginId` owns it, on this instance or another; otherwise null. */
-  get(id: string, loginId: string): Promise<ServedSession | null>;
+  /**
+   * The session with this id if `loginId` owns it, on this instance or another; otherwise null. One
+   * that another instance handed off (its VM going on) is taken over here for `owner`.
+   */
+  get(id: string, loginId: string, owner?: LiveSessionOwner): Promise<ServedSession | null>;
   /** Ends the login's live session, and any start of it still on its way. */
   closeForLogin(loginId: string, reason: string): Promise<void>;
   /** Shutdown: ends every live session and every process; later starts are refused. */
@@ -79,14 +84,18 @@ type LiveSessionsDeps = {
   spawn?: () => Promise<AppServerProcess>;
 };
 
-/** The owner of this handler's codex processes: one per server process and spawn settings, unless a test injects the spawn. */
-function codexProcessesFor(options: AgentVoiceOptions, deps: LiveSessionsDeps, startTimeoutMs: number): CodexProcesses {
-  const sandbox =
+function sandboxFor(options: AgentVoiceOptions, deps: LiveSessionsDeps): AgentSandbox {
+  return (
     deps.sandbox ??
     resolveAgentSandbox(options.sandbox, options.sandboxReadOnlyPaths, sandboxNetworkOptions(options.sandboxAllowHosts ?? [], deps.logger), {
       ...(options.vercelSandbox ? { settings: options.vercelSandbox } : {}),
       logger: deps.logger,
-    });
+    })
+  );
+}
+
+/** The owner of this handler's codex processes: one per server process and spawn settings, unless a test injects the spawn. */
+function codexProcessesFor(options: AgentVoiceOptions, deps: LiveSessionsDeps, sandbox: AgentSandbox, startTimeoutMs: number): CodexProcesses {
   // A spare only where an idle one costs little (a local process, not a billed VM).
   const keepWarm = options.keepWarmProcess ?? sandbox.warmSpare;
   const limits = agentLimits(options.limits);
@@ -151,7 +160,8 @@ export function createLiveSessions(
     maxSessions: options.maxSessions ?? DEFAULT_MAX_SESSIONS,
     maxSessionsPerAccount: options.maxSessionsPerAccount ?? DEFAULT_MAX_SESSIONS_PER_ACCOUNT,
   };
-  const processes = codexProcessesFor(options, deps, startTimeoutMs);
+  const sandbox = sandboxFor(options, deps);
+  const processes = codexProcessesFor(options, deps, sandbox, startTimeoutMs);
   const settings = liveSessionSettings(options, deps, startTimeoutMs);
   // What other instances sharing the store see of this one's live sessions (lib/agent-voice/cluster/).
   const shared: SealedStore = { store: deps.store, sealer: deps.sealer };
@@ -217,8 +227,73 @@ export function createLiveSessions(
   async function closeEverywhere(loginId: string, reason: string): Promise<void> {
     await currentByLogin.get(loginId)?.close(reason);
     const record = await readLoginRecord(shared, loginId);
-    if (record && record.host !== instance) {
+    if (record && record.host === "") await endHandedOff(record, reason);
+    else if (record && record.host !== instance) {
       await askHost(shared, record.id, { kind: "close", reason }, HOST_ANSWER_TIMEOUT_MS).catch(() => undefined);
+    }
+  }
+
+  /** Hand-offs of the sessions this instance hosts, for shutdown. */
+  const handOffs = new Map<string, () => Promise<boolean>>();
+
+  /**
+   * Keeps `started` here and publishes it for the other instances. Closed means recorded as closed
+   * too: the next start, here or elsewhere, finds no holder. `overtaken`: a newer start (or
+   * shutdown) came meanwhile, so it is closed instead.
+   */
+  async function host(started: LiveSession, claim: string, overtaken = () => closed): Promise<LiveSession> {
+    let ended: Promise<void> = started.closed;
+    const session: LiveSession = { ...started, close: (reason) => started.close(reason).then(() => ended) };
+    void session.closed.then(() => forget(session));
+    byId.set(session.id, session);
+    if (overtaken()) {
+      await session.close(closed ? "shutdown" : "replaced");
+      throw closed ? shuttingDown() : superseded();
+    }
+    currentByLogin.set(session.ownerLoginId, session);
+    const hosted = await hostSession(started, {
+      shared,
+      instance,
+      holders,
+      claim,
+      confirmTool: deps.confirmTool,
+      eventBufferSize: settings.eventBufferSize,
+      liveEventsTtlMs: settings.maxDurationMs + CLOSED_SESSION_RETENTION_MS,
+      closedRetentionMs: CLOSED_SESSION_RETENTION_MS,
+      logger: deps.logger,
+    });
+    ended = hosted.ended;
+    handOffs.set(session.id, hosted.handOff);
+    void ended.then(() => handOffs.delete(session.id));
+    return session;
+  }
+
+  /** Goes on here with a session another instance handed off; another instance's doing so is served as remote. */
+  async function takeOverFor(record: SessionRecord, owner: LiveSessionOwner): Promise<ServedSession | null> {
+    if (closed || !sandbox.reopen) return null;
+    const taken = await takeOver(shared, sandbox, holders, instance, record.id);
+    if (taken.kind === "busy") return remoteSession(shared, record, deps.now);
+    if (taken.kind === "ended") return null;
+    try {
+      const claim = taken.record.claim ?? "taken-over";
+      await holders.restore(record.loginId, record.accountId, claim);
+      const resumed = resumeLiveSession(taken.appServer, owner, taken.record.handoff!, taken.kept, settings);
+      return await host(resumed, claim);
+    } finally {
+      await taken.release();
+    }
+  }
+
+  /** Ends a session no instance hosts (handed off, waiting): taken over here only to end it. */
+  async function endHandedOff(record: SessionRecord, reason: string): Promise<void> {
+    const taken = await takeOver(shared, sandbox, holders, instance, record.id);
+    if (taken.kind !== "taken") return;
+    try {
+      await taken.appServer.close();
+      await closeRecord(shared, taken.record, reason, CLOSED_SESSION_RETENTION_MS);
+      if (taken.record.claim) await holders.release(record.loginId, taken.record.claim);
+    } finally {
+      await taken.release();
     }
   }
 
@@ -235,28 +310,7 @@ export function createLiveSessions(
         throw closed ? shuttingDown() : superseded();
       }
       const started = await startLiveSession(appServer, owner, tokens, request, settings);
-      let ended: Promise<void> = started.closed;
-      // Closed means recorded as closed too: the next start, here or elsewhere, finds no holder.
-      const session: LiveSession = { ...started, close: (reason) => started.close(reason).then(() => ended) };
-      void session.closed.then(() => forget(session));
-      byId.set(session.id, session);
-      if (overtaken() || closed) {
-        await session.close(closed ? "shutdown" : "replaced");
-        throw closed ? shuttingDown() : superseded();
-      }
-      currentByLogin.set(loginId, session);
-      ({ ended } = await hostSession(started, {
-        shared,
-        instance,
-        holders,
-        claim,
-        confirmTool: deps.confirmTool,
-        eventBufferSize: settings.eventBufferSize,
-        liveEventsTtlMs: settings.maxDurationMs + CLOSED_SESSION_RETENTION_MS,
-        closedRetentionMs: CLOSED_SESSION_RETENTION_MS,
-        logger: deps.logger,
-      }));
-      return session;
+      return await host(started, claim, () => overtaken() || closed);
     } catch (error) {
       await holders.release(loginId, claim).catch(() => undefined);
       throw error;
@@ -270,11 +324,13 @@ export function createLiveSessions(
       latestStart.set(owner.loginId, mine);
       return inTurn(owner.loginId, () => startInTurn(mine, owner, tokens, request));
     },
-    async get(id, loginId) {
+    async get(id, loginId, owner) {
       const session = byId.get(id);
-      if (session) return session.ownerLoginId === loginId ? session : null;
+      if (session && !session.wasHandedOff()) return session.ownerLoginId === loginId ? session : null;
       const record = await readRecord(shared, id);
-      return record && record.loginId === loginId && record.host !== instance ? remoteSession(shared, record, deps.now) : null;
+      if (!record || record.loginId !== loginId) return null;
+      if (record.host === "" && record.closed === undefined && owner) return takeOverFor(record, owner);
+      return record.host !== instance || record.closed !== undefined ? remoteSession(shared, record, deps.now) : null;
     },
     async closeForLogin(loginId, reason) {
       latestStart.set(loginId, (latestStart.get(loginId) ?? 0) + 1);
@@ -282,7 +338,15 @@ export function createLiveSessions(
     },
     async close() {
       closed = true;
-      await Promise.all([...byId.values()].map((session) => session.close("shutdown")));
+      // A call whose codex can outlive this instance (a VM) is handed off for another to take over,
+      // where another can: with the in-memory store none ever will, so it ends (and its VM with it).
+      const canHandOff = deps.store.kind !== "memory";
+      await Promise.all(
+        [...byId.values()].map(async (session) => {
+          if (canHandOff && !session.isClosed() && (await handOffs.get(session.id)?.().catch(() => false))) return;
+          await session.close("shutdown");
+        }),
+      );
       await processes.closeAll();
     },
   };

@@ -56,6 +56,8 @@ interface PendingCalls {
   take(callId: string): Confirmation | null;
   /** The session closes: every call is answered "ended" and forgotten. */
   endAll(): void;
+  /** The session moves to another instance: every call is forgotten unanswered (that instance answers it). */
+  handOver(): PendingToolCall[];
 }
 
 interface Entry {
@@ -100,6 +102,11 @@ export function createPendingCalls(): PendingCalls {
       const ending = [...entries.values()];
       entries.clear();
       for (const entry of ending) entry.answer(SESSION_ENDED_ANSWER);
+    },
+    handOver() {
+      const calls = [...entries.values()].map((entry) => entry.call);
+      entries.clear();
+      return calls;
     },
   };
 }

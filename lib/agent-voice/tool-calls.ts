@@ -8,7 +8,7 @@ import "server-only";
 import type { EventLog } from "./event-log";
 import { METHOD_NOT_FOUND, RpcError } from "./json-rpc";
 import { createPendingCalls, toolAnswer, toolText, type ToolAnswer } from "./pending-calls";
-import type { ConfirmTool, RealtimeTool, ToolAccount, ToolContext, ToolOutput } from "./types";
+import type { ConfirmTool, PendingToolCall, RealtimeTool, ToolAccount, ToolContext, ToolOutput } from "./types";
 import type { KeyValueStore } from "@/lib/stores/types";
 import { LOG_PREFIX, type Logger } from "@/lib/logger";
 
@@ -27,13 +27,23 @@ interface ToolCallsSettings {
   now: () => number;
 }
 
+/** A call waiting for the person, as another instance takes it over: the call and the id of the agent's request. */
+export interface HandedOverCall {
+  call: PendingToolCall;
+  rpcId: unknown;
+}
+
 export interface ToolCalls {
-  /** Answers the agent's `item/tool/call` request (after the person's decision, for a confirmed tool). */
-  onToolCall(params: unknown): Promise<unknown>;
+  /** Answers the agent's `item/tool/call` request `rpcId` (after the person's decision, for a confirmed tool). */
+  onToolCall(params: unknown, rpcId?: unknown): Promise<unknown>;
   /** The person's decision on a waiting call. */
   confirm(callId: string, approved: boolean, confirmTool: ConfirmTool, account: ToolAccount & { loginId: string }): Promise<ConfirmOutcome>;
   /** The session closes: every waiting call is answered "ended". */
   endAll(): void;
+  /** The session moves to another instance: the waiting calls, unanswered. */
+  handOver(): HandedOverCall[];
+  /** Takes over calls another instance handed over; `respond` answers the agent's request once the person decides. */
+  adopt(calls: HandedOverCall[], respond: (rpcId: unknown, answer: unknown) => void): void;
 }
 
 /** For log lines about tools: the error's name only (a tool's message may quote what the person said). */
@@ -49,6 +59,8 @@ export function createToolCalls(settings: ToolCallsSettings): ToolCalls {
   const { owner, events, logger, now } = settings;
   const tools = new Map(settings.tools.map((tool) => [tool.name, tool]));
   const pending = createPendingCalls();
+  /** The agent's request id of each waiting call. */
+  const rpcIds = new Map<string, unknown>();
   const toolContext: ToolContext = { account: owner.account, store: settings.store, now };
 
   async function runTool(tool: RealtimeTool, callId: string, args: unknown): Promise<ToolAnswer> {
@@ -85,7 +97,7 @@ export function createToolCalls(settings: ToolCallsSettings): ToolCalls {
   }
 
   return {
-    async onToolCall(params) {
+    async onToolCall(params, rpcId) {
       const p = asRecord(params);
       const callId = typeof p.callId === "string" ? p.callId : "";
       const name = typeof p.tool === "string" ? p.tool : "";
@@ -96,6 +108,7 @@ export function createToolCalls(settings: ToolCallsSettings): ToolCalls {
       }
       if (pending.has(callId)) throw new RpcError(-32600, "duplicate callId");
       events.push("tool.running", { callId, tool: tool.name });
+      if (tool.needsConfirmation) rpcIds.set(callId, rpcId);
       return tool.needsConfirmation ? awaitConfirmation(tool, callId, p.arguments) : runTool(tool, callId, p.arguments);
     },
 
@@ -129,5 +142,12 @@ export function createToolCalls(settings: ToolCallsSettings): ToolCalls {
     },
 
     endAll: () => pending.endAll(),
+    handOver: () => pending.handOver().map((call) => ({ call, rpcId: rpcIds.get(call.callId) })),
+    adopt(calls, respond) {
+      for (const { call, rpcId } of calls) {
+        rpcIds.set(call.callId, rpcId);
+        void pending.wait(call).then((answer) => respond(rpcId, answer));
+      }
+    },
   };
 }

@@ -9,7 +9,9 @@ import { referenceConfirmTool, referenceTools } from "@/lib/agent-voice/tools";
 import { makeCodexSnapshot } from "@/lib/agent-voice/sandbox/vercel/snapshot";
 import { vercelSandboxApi } from "@/lib/agent-voice/vercel-sandbox-api";
 import { createMemoryStore } from "@/lib/stores";
+import type { KeyValueStore } from "@/lib/stores/types";
 import { CLIENT_VERSION } from "@/lib/upstream/config";
+import { SIDEBAND_IN, SIDEBAND_PATH } from "@/mock-upstream/codex";
 import { startMockUpstream, type MockUpstream } from "@/mock-upstream/server";
 import { FAKE_VERCEL_PROJECT_ID, startFakeVercelSandbox, type FakeVercelSandbox } from "@/mock-upstream/vercel-sandbox/server";
 import { openEvents } from "@/tests/integration/app-server-harness";
@@ -56,7 +58,9 @@ afterEach(async () => {
 
 /** A and B: two handlers sharing one store, agent voice on the fake's VMs. */
 async function twoInstances(): Promise<[Harness, Harness]> {
-  const store = createMemoryStore();
+  // A memory store two handlers share stands for Redis: it names itself as a store of its own would,
+  // since with the in-memory store a shutting-down instance ends its calls (no other could take them).
+  const store: KeyValueStore = { ...createMemoryStore(), kind: "shared-for-test" };
   const handler = {
     sessionStore: store,
     realtime: {
@@ -121,6 +125,86 @@ it("sign-out on B stops the VM of the call A hosts before B answers", async () =
   const onA = a.client();
   await signIn(a, onA);
   const { pids } = await startLive(onA);
+  expect(fake.stats().live).toBe(1);
+  expect((await onInstance(b, onA).post("/logout")).status).toBe(200);
+  expect(fake.stats()).toMatchObject({ live: 0, vms: 0 });
+  await waitUntil(() => pids.every((pid) => !processAlive(pid)));
+});
+
+/** What a server does on SIGTERM (lib/provider-app.ts: closeOnShutdown), then it is gone. */
+async function shutDown(h: Harness): Promise<void> {
+  await h.provider.close();
+  await h.close();
+  instances = instances.filter((other) => other !== h);
+}
+
+it("A shuts down mid-call: the VM goes on, B takes the call over on the next request; a tool runs, hang-up stops the VM", async () => {
+  const [a, b] = await twoInstances();
+  const onA = a.client();
+  await signIn(a, onA);
+  const onB = onInstance(b, onA);
+  const { sessionId, pids } = await startLive(onA);
+  const first = await openEvents(onA, sessionId);
+  await first.next((e) => e.type === "session.started");
+
+  await shutDown(a);
+  // A's stream ends without session.closed: the call goes on, the browser opens the next stream.
+  expect((await first.rest()).map((e) => e.type)).not.toContain("session.closed");
+  expect(fake.stats().live).toBe(1);
+
+  // From the start: the stream's first line (its kept session.started) arrives at once.
+  const next = await openEvents(onB, sessionId);
+  expect(await next.next((e) => e.type === "session.started")).toMatchObject({ seq: 1, sessionId });
+  mock.codex.queueToolCalls([{ name: "save_note", arguments: { text: "after the restart" } }]);
+  mock.codex.requestHandoff({ transcript: "Save a note: after the restart." });
+  const pending = await next.next((e) => e.type === "tool.pending_confirmation");
+  expect(pending.seq).toBeGreaterThan(1);
+  const confirmed = await onB.post(`/realtime/app-server/${sessionId}/confirm`, { callId: pending.callId, confirmation: { approved: true } });
+  expect(confirmed.status, confirmed.text).toBe(200);
+  expect(await next.next((e) => e.type === "tool.completed")).toMatchObject({ callId: pending.callId, approved: true });
+  expect((await onB.get("/realtime/app-server/notes")).json<{ notes: { text: string }[] }>().notes.map((note) => note.text)).toEqual(["after the restart"]);
+
+  expect((await onB.request("DELETE", `/realtime/app-server/${sessionId}`)).status).toBe(200);
+  expect(fake.stats()).toMatchObject({ live: 0, vms: 0 });
+  expect(await next.next((e) => e.type === "session.closed")).toMatchObject({ reason: "closed_by_client" });
+  next.close();
+  await waitUntil(() => pids.every((pid) => !processAlive(pid)));
+});
+
+it("a confirmation waiting when A shuts down is answered through B, and codex gets it", async () => {
+  const [a, b] = await twoInstances();
+  const onA = a.client();
+  await signIn(a, onA);
+  const onB = onInstance(b, onA);
+  const { sessionId } = await startLive(onA);
+  const onHost = await openEvents(onA, sessionId);
+  mock.codex.queueToolCalls([{ name: "save_note", arguments: { text: "across the hand-off" } }]);
+  mock.codex.requestHandoff({ transcript: "Save a note: across the hand-off." });
+  const pending = await onHost.next((e) => e.type === "tool.pending_confirmation");
+
+  await shutDown(a);
+  const confirmed = await onB.post(`/realtime/app-server/${sessionId}/confirm`, { callId: pending.callId, confirmation: { approved: true } });
+  expect(confirmed.status, confirmed.text).toBe(200);
+  expect((await onB.get("/realtime/app-server/notes")).json<{ notes: { text: string }[] }>().notes.map((note) => note.text)).toEqual(["across the hand-off"]);
+  // Codex got the answer and finished its turn: its final answer reaches the voice session.
+  await mock.waitForRequest(
+    (r) =>
+      r.method === SIDEBAND_IN &&
+      r.path === SIDEBAND_PATH &&
+      (r.body as { type?: string }).type === "conversation.handoff.append" &&
+      /Final Message":\n\nDone\./.test((r.body as { output_text: string }).output_text),
+    20_000,
+  );
+  expect((await onB.request("DELETE", `/realtime/app-server/${sessionId}`)).status).toBe(200);
+  expect(fake.stats()).toMatchObject({ live: 0, vms: 0 });
+});
+
+it("sign-out while the call waits to be taken over ends it and its VM", async () => {
+  const [a, b] = await twoInstances();
+  const onA = a.client();
+  await signIn(a, onA);
+  const { pids } = await startLive(onA);
+  await shutDown(a);
   expect(fake.stats().live).toBe(1);
   expect((await onInstance(b, onA).post("/logout")).status).toBe(200);
   expect(fake.stats()).toMatchObject({ live: 0, vms: 0 });

@@ -70,6 +70,14 @@ export function createHolders(shared: SealedStore, now: () => number) {
       });
       return kept;
     },
+    /** Holds `claim` for the login again, caps or not (a session taken over from another instance keeps its place). */
+    async restore(loginId: string, accountId: string, claim: string): Promise<void> {
+      await updateSealed(shared, HOLDERS_KEY, HOLDERS_TTL_MS, (value) => {
+        const holders = current(value, now());
+        holders[loginId] = { account: accountId, claim, until: now() + CLAIM_TTL_MS };
+        return holders;
+      });
+    },
     /** Gives the claim up (a newer claim of the same login stays). */
     async release(loginId: string, claim: string): Promise<void> {
       await updateSealed(shared, HOLDERS_KEY, HOLDERS_TTL_MS, (value) => {

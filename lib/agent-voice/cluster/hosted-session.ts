@@ -6,7 +6,7 @@ import "server-only";
  * Once the session ends: the last events, the record marked closed, the caps' claim released.
  */
 import type { LiveEvent } from "../event-log";
-import type { LiveSession } from "../live-session";
+import type { LiveSession, LiveSessionHandoff } from "../live-session";
 import type { ConfirmTool } from "../types";
 import type { Logger } from "@/lib/logger";
 import { LOG_PREFIX } from "@/lib/logger";
@@ -20,6 +20,8 @@ import { putSealed, type SealedStore } from "./sealed-store";
 const INBOX_POLL_MS = 250;
 /** How often the record and the claim are renewed. */
 const HEARTBEAT_MS = 5_000;
+/** How long a handed-off session waits for an instance to take it over (the browser's next request does). */
+const HANDOFF_TTL_MS = 5 * 60_000;
 
 interface HostSettings {
   shared: SealedStore;
@@ -41,7 +43,10 @@ interface HostSettings {
  * Publishes `session` for the other instances; resolves once they can serve it. Follows it until it
  * ends; `ended` resolves once its end is recorded (record closed, claim released).
  */
-export async function hostSession(session: LiveSession, settings: HostSettings): Promise<{ ended: Promise<void> }> {
+export async function hostSession(
+  session: LiveSession,
+  settings: HostSettings,
+): Promise<{ ended: Promise<void>; handOff(): Promise<boolean> }> {
   const { shared, logger } = settings;
   const record: SessionRecord = {
     id: session.id,
@@ -49,7 +54,10 @@ export async function hostSession(session: LiveSession, settings: HostSettings):
     accountId: session.ownerAccountId,
     host: settings.instance,
     sandbox: session.sandbox,
+    claim: settings.claim,
   };
+  let resolveHandoff!: (handoff: LiveSessionHandoff) => void;
+  const handedOff = new Promise<LiveSessionHandoff>((resolve) => (resolveHandoff = resolve));
   let warned = false;
   const warnOnce = (what: string) => {
     if (warned) return;
@@ -134,7 +142,15 @@ export async function hostSession(session: LiveSession, settings: HostSettings):
     const reason = typeof closedEvent?.reason === "string" ? closedEvent.reason : "closed";
     eventsTtlMs = settings.closedRetentionMs;
     void (async () => {
+      // A heartbeat under way could write the live record again after this one.
       await beating.catch(() => undefined);
+      if (session.wasHandedOff()) {
+        // No host until the next instance takes it over; its claim stays (and lapses if nobody does).
+        const handoff = await handedOff;
+        await writeEvents();
+        await publishRecord(shared, { ...record, host: "", handoff }, HANDOFF_TTL_MS);
+        return;
+      }
       await writeEvents();
       await closeRecord(shared, record, reason, settings.closedRetentionMs);
       await settings.holders.release(record.loginId, settings.claim);
@@ -143,5 +159,15 @@ export async function hostSession(session: LiveSession, settings: HostSettings):
       .finally(resolveEnded);
   });
   schedule();
-  return { ended };
+  return {
+    ended,
+    /** Hands the session off (where its sandbox can: a VM) for another instance to take over; resolves once recorded. */
+    async handOff() {
+      const handoff = session.handOff();
+      if (handoff === null) return false;
+      resolveHandoff(handoff);
+      await ended;
+      return true;
+    },
+  };
 }

@@ -15,6 +15,8 @@ export const sessionEventsKey = (sessionId: string) => `${PREFIX}events:${sessio
 export const sessionInboxKey = (sessionId: string) => `${PREFIX}inbox:${sessionId}`;
 /** The hosting instance's answer to one request of the inbox. */
 export const inboxReplyKey = (requestId: string) => `${PREFIX}reply:${requestId}`;
+/** Held by the instance taking over a handed-off live session, so only one does. */
+export const takeOverLockKey = (sessionId: string) => `${PREFIX}take-over:${sessionId}`;
 /** Every login holding or starting a live session, on any instance: the caps count them. */
 export const HOLDERS_KEY = `${PREFIX}holders`;
 /** A Vercel sandbox a live session uses: the start-up sweep leaves it running. */

@@ -5,6 +5,7 @@ import "server-only";
  * instance's heartbeat; marked closed when it ends and kept a short while, so a late request on
  * another instance still finds it. A record whose host stopped renewing it lapses.
  */
+import type { LiveSessionHandoff } from "../live-session";
 import type { SandboxHandle } from "../sandbox/types";
 import { loginSessionKey, sandboxInUseKey, sessionRecordKey } from "./keys";
 import { getSealed, putSealed, type SealedStore } from "./sealed-store";
@@ -16,11 +17,15 @@ export interface SessionRecord {
   id: string;
   loginId: string;
   accountId: string;
-  /** The instance that hosts it (lib/agent-voice/cluster/instance.ts). */
+  /** The instance that hosts it; "" while it waits to be taken over (`handoff`). */
   host: string;
   sandbox: SandboxHandle;
   /** Set once it ended: the `session.closed` reason. */
   closed?: string;
+  /** Set while no instance hosts it: what the next one needs (it holds the relay's secret: sealed). */
+  handoff?: LiveSessionHandoff;
+  /** The caps' claim it holds. */
+  claim?: string;
 }
 
 function isRecord(value: unknown): value is SessionRecord {

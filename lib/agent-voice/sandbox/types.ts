@@ -87,6 +87,12 @@ export interface StartedSandbox {
   stop(): Promise<void>;
   /** The server's last moment: ends everything at once, synchronously where it can (a VM's stop is sent, not awaited). */
   stopNow(): void;
+  /**
+   * Only where codex can outlive this server instance (a VM): stops following codex without ending
+   * it, and gives what another instance needs to `reopen` it (a secret: keep it sealed) and the
+   * last line this one heard.
+   */
+  handOff?(): { secret: string; cursor: number };
 }
 
 export type SandboxStatus =
@@ -122,6 +128,8 @@ export interface AgentSandbox {
   status(command: string): Promise<SandboxStatus>;
   /** Starts codex inside. Call only after `status()` said it is available. */
   start(request: SandboxStartRequest): Promise<StartedSandbox>;
+  /** Where codex can outlive an instance: follows a codex another instance handed off, from the line after `cursor`. */
+  reopen?(handle: SandboxHandle, secret: string, cursor: number): Promise<StartedSandbox>;
   /** What a process started for `command` can see and write. */
   limits(command: string, env: Record<string, string>): SandboxLimits;
 }

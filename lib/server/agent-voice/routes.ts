@@ -115,7 +115,28 @@ export function createAgentVoiceRoutes(
     return (await backends.catalogue(session)).some((listed) => listed.slug === model);
   }
 
-  /** The signed-in session's live session `id`, or null (unknown, closed long ago, or another login's). */
+  /** The login that owns a live session, as the session needs it: its account, its refresh, whether it is still signed in. */
+  function ownerFor(sessionId: string, record: AuthenticatedRecord) {
+    let current = record;
+    return {
+      loginId: record.loginId,
+      account: { accountId: record.account.accountId, email: record.account.email, plan: record.account.plan },
+      async forceRefresh() {
+        const latest = await ctx.sessions.load(sessionId);
+        if (latest?.state === "authenticated") current = latest;
+        current = await manager.forceRefresh({ id: sessionId, record: current });
+        return { accessToken: current.tokens.accessToken, accountId: current.account.accountId, plan: current.account.plan };
+      },
+      async isSignedIn() {
+        return (await ctx.sessions.load(sessionId))?.state === "authenticated";
+      },
+    };
+  }
+
+  /**
+   * The signed-in session's live session `id`, or null (unknown, closed long ago, or another
+   * login's). One another instance handed off is taken over here.
+   */
   async function findLive(
     request: Request,
     id: string | undefined,
@@ -124,7 +145,7 @@ export function createAgentVoiceRoutes(
     if (!isAuthenticated(session)) throw new ApiError("not_authenticated");
     requireCapability(session.record, "agentVoice");
     // Hosted here, or by another instance sharing the store (lib/agent-voice/cluster/).
-    const live = id ? await (await liveSessions).get(id, session.record.loginId) : null;
+    const live = id ? await (await liveSessions).get(id, session.record.loginId, ownerFor(session.id, session.record)) : null;
     if (!live) throw new ApiError("realtime_session_not_found");
     return { session, live };
   }
@@ -168,21 +189,7 @@ export function createAgentVoiceRoutes(
       throw accountCheckFailed(error);
     }
 
-    const sessionId = session.id;
-    let current = record;
-    const owner = {
-      loginId: record.loginId,
-      account: { accountId: record.account.accountId, email: record.account.email, plan: record.account.plan },
-      async forceRefresh() {
-        const latest = await ctx.sessions.load(sessionId);
-        if (latest?.state === "authenticated") current = latest;
-        current = await manager.forceRefresh({ id: sessionId, record: current });
-        return { accessToken: current.tokens.accessToken, accountId: current.account.accountId, plan: current.account.plan };
-      },
-      async isSignedIn() {
-        return (await ctx.sessions.load(sessionId))?.state === "authenticated";
-      },
-    };
+    const owner = ownerFor(session.id, record);
     const tokens = { accessToken: record.tokens.accessToken, accountId: record.account.accountId, plan: record.account.plan };
     try {
       const live = await (await bridge()).start(owner, tokens, { sdp, ...(voice ? { voice } : {}), ...(model ? { model } : {}) });

@@ -15,10 +15,12 @@ import { StartRefusedError } from "../../start-refused";
 import type { RelayChannel, RelayLine } from "../../relay/relay-client";
 import { vercelSandboxApi } from "../../vercel-sandbox-api";
 import type { EgressTarget } from "../egress-allow-list";
-import type { AgentSandbox, CodexChannel, SandboxExit, SandboxStatus, StartedSandbox, VercelSandboxSettings } from "../types";
+import type { AgentSandbox, CodexChannel, SandboxExit, SandboxHandle, SandboxStatus, StartedSandbox, VercelSandboxSettings } from "../types";
 import { SandboxUnavailableError } from "../unavailable";
 import { VercelSandboxError } from "./errors";
+import type { VercelSandboxHandle } from "./handle";
 import { VM_CWD } from "./layout";
+import { reopenVercelSandbox } from "./reopen";
 import { startVercelSandbox, type VercelSandboxApi } from "./start";
 import { sweepAtStartUp, type StartUpSweepContext } from "./start-up-sweep";
 import { stopVercelSandbox } from "./stop";
@@ -96,29 +98,27 @@ export function createVercelSandboxBackend(settings: VercelSandboxSettings, cont
     }
   }
 
-  async function start(request: { configToml?: string }): Promise<StartedSandbox> {
-    if (!api) throw new VercelSandboxError("credentials", apiProblem ?? "no API client");
+  /** Lines the relay delivers before codex's listener is set wait for it. */
+  function relayLines() {
     let listener: ((line: string) => void) | undefined;
     const early: string[] = [];
-    const onLine = (line: RelayLine) => (listener ? listener(line.line) : early.push(line.line));
-    const started = await startVercelSandbox({
-      api,
-      snapshotId: options.snapshotId,
-      vcpus: options.vcpus,
-      timeoutMs: options.timeoutMs,
-      deploy,
-      networkPolicy: { allow: hosts, subnets: { deny: [METADATA_SUBNET] } },
-      codexHome: { configToml: request.configToml ?? "" },
-      onLine,
-    }).catch((error: unknown) => {
-      throw startFailure(error, options.logger);
-    });
-    const { handle, channel: relay } = started;
+    return {
+      onLine: (line: RelayLine) => (listener ? listener(line.line) : early.push(line.line)),
+      listen(next: (line: string) => void) {
+        listener = next;
+        for (const line of early.splice(0)) next(line);
+      },
+    };
+  }
+
+  /** The interface's view of a VM and its relay channel, started here or reopened from another instance's handle. */
+  function asStarted(handle: VercelSandboxHandle, relay: RelayChannel, token: string, lines: ReturnType<typeof relayLines>): StartedSandbox {
     let ended = false;
+    let handedOff = false;
     const exited = relay.ended.then(async (end) => {
       ended = true;
-      // The VM goes with its codex, however the channel ended.
-      await stopQuietly(handle.sandboxId);
+      // The VM goes with its codex, however the channel ended; unless another instance follows it now.
+      if (!handedOff) await stopQuietly(handle.sandboxId);
       return exitOf(end);
     });
     const channel: CodexChannel = {
@@ -127,10 +127,7 @@ export function createVercelSandboxBackend(settings: VercelSandboxSettings, cont
         // A send that fails for good ends the channel; `exited` says so.
         relay.send(line).catch(() => undefined);
       },
-      onLine(next) {
-        listener = next;
-        for (const line of early.splice(0)) next(line);
-      },
+      onLine: (next) => lines.listen(next),
       exited,
       stderrTail: () => "",
     };
@@ -154,7 +151,39 @@ export function createVercelSandboxBackend(settings: VercelSandboxSettings, cont
         relay.detach();
         void stopQuietly(handle.sandboxId);
       },
+      handOff() {
+        handedOff = true;
+        const cursor = relay.lastSeq();
+        relay.detach();
+        return { secret: token, cursor };
+      },
     };
+  }
+
+  async function start(request: { configToml?: string }): Promise<StartedSandbox> {
+    if (!api) throw new VercelSandboxError("credentials", apiProblem ?? "no API client");
+    const lines = relayLines();
+    const started = await startVercelSandbox({
+      api,
+      snapshotId: options.snapshotId,
+      vcpus: options.vcpus,
+      timeoutMs: options.timeoutMs,
+      deploy,
+      networkPolicy: { allow: hosts, subnets: { deny: [METADATA_SUBNET] } },
+      codexHome: { configToml: request.configToml ?? "" },
+      onLine: lines.onLine,
+    }).catch((error: unknown) => {
+      throw startFailure(error, options.logger);
+    });
+    return asStarted(started.handle, started.channel, started.token, lines);
+  }
+
+  async function reopen(handle: SandboxHandle, secret: string, cursor: number): Promise<StartedSandbox> {
+    if (!api) throw new VercelSandboxError("credentials", apiProblem ?? "no API client");
+    if (handle.kind !== "vercel-sandbox") throw new Error("not a Vercel sandbox's handle");
+    const lines = relayLines();
+    const relay = await reopenVercelSandbox(api, handle, secret, { after: cursor, onLine: lines.onLine });
+    return asStarted(handle, relay, secret, lines);
   }
 
   return {
@@ -167,6 +196,7 @@ export function createVercelSandboxBackend(settings: VercelSandboxSettings, cont
       return { available: true, limits: "vm" };
     },
     start,
+    reopen,
     limits() {
       return {
         readOnly: ["nothing of this server: the VM's own disk, from the snapshot"],
