@@ -14,14 +14,23 @@ export interface RoundRobinProxy {
  * streamed both ways, with the Host header kept (so the app judges Origin as the browser's page)
  * and the client's address appended to X-Forwarded-For as a proxy does. Listens on 127.0.0.1.
  */
-export async function startRoundRobinProxy(upstreams: readonly string[], port = 0): Promise<RoundRobinProxy> {
+export async function startRoundRobinProxy(
+  upstreams: readonly string[],
+  port = 0,
+  /** `failover`: an upstream that refuses the connection (restarting) is skipped, as a load balancer's health check would. */
+  options: { failover?: boolean } = {},
+): Promise<RoundRobinProxy> {
   if (upstreams.length === 0) throw new Error("a round-robin proxy needs at least one upstream");
   const counts = upstreams.map(() => 0);
   let next = 0;
 
-  const forward = (incoming: IncomingMessage, respond: (status: number, headers: IncomingMessage["headers"], body: NodeJS.ReadableStream) => void, fail: () => void) => {
-    const index = next;
-    next = (next + 1) % upstreams.length;
+  const send = (
+    incoming: IncomingMessage,
+    index: number,
+    body: Buffer | undefined,
+    respond: (status: number, headers: IncomingMessage["headers"], body: NodeJS.ReadableStream) => void,
+    fail: (error: NodeJS.ErrnoException) => void,
+  ) => {
     counts[index]! += 1;
     const target = new URL(incoming.url ?? "/", upstreams[index]);
     const forwardedFor = [incoming.headers["x-forwarded-for"], incoming.socket.remoteAddress].filter(Boolean).join(", ");
@@ -29,7 +38,26 @@ export async function startRoundRobinProxy(upstreams: readonly string[], port = 
       respond(answer.statusCode ?? 502, answer.headers, answer);
     });
     outgoing.on("error", fail);
-    incoming.pipe(outgoing);
+    if (body === undefined) incoming.pipe(outgoing);
+    else outgoing.end(body);
+  };
+
+  const forward = (incoming: IncomingMessage, respond: (status: number, headers: IncomingMessage["headers"], body: NodeJS.ReadableStream) => void, fail: () => void) => {
+    const first = next;
+    next = (next + 1) % upstreams.length;
+    if (!options.failover) return send(incoming, first, undefined, respond, fail);
+    // The body is read first, so the request can go to the next upstream when one refuses it.
+    const chunks: Buffer[] = [];
+    incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
+    incoming.on("end", () => {
+      const body = Buffer.concat(chunks);
+      const attempt = (tried: number) =>
+        send(incoming, (first + tried) % upstreams.length, body, respond, (error) => {
+          if (error.code === "ECONNREFUSED" && tried + 1 < upstreams.length) attempt(tried + 1);
+          else fail();
+        });
+      attempt(0);
+    });
   };
 
   const server: Server = createServer((incoming, response) => {

@@ -121,7 +121,10 @@ export interface LiveSession {
   isClosed(): boolean;
   /** Resolves once the session is closed and its process and folder are gone (or it was handed off). */
   closed: Promise<void>;
-  /** Stops following it here, codex going on, for another instance to take over: null where it cannot (a local process). */
+  /**
+   * Stops following it here, codex going on, for another instance to take over: null where it cannot
+   * (a local process). End its events once the hand-off is recorded.
+   */
   handOff(): LiveSessionHandoff | null;
   /** True once handed off: it ended here, not for the person. */
   wasHandedOff(): boolean;
@@ -417,10 +420,9 @@ function liveSessionCore(
     stopSupervising();
     stopWatching();
     const pending = toolCalls.handOver();
-    const handoff = { id, threadId, startedAt, lastActivity, lastSeq: events.lastSeq(), pending, appServer: appServer.handOff() };
-    // The streams this instance serves end without `session.closed`: the browser opens the next one elsewhere.
-    events.end();
-    return handoff;
+    // The caller ends the events once the hand-off is recorded: the streams this instance serves then
+    // end without `session.closed`, and the browser opens the next one elsewhere.
+    return { id, threadId, startedAt, lastActivity, lastSeq: events.lastSeq(), pending, appServer: appServer.handOff() };
   }
 
   const session: LiveSession = {

@@ -43,11 +43,10 @@ import { isSandboxUnavailable } from "./sandbox/unavailable";
 import type { AgentVoiceOptions, ConfirmTool } from "./types";
 import { randomBytes } from "node:crypto";
 import { CLAIM_TTL_MS, createHolders } from "./cluster/holders";
-import { hostSession } from "./cluster/hosted-session";
-import { closeRecord, readLoginRecord, readRecord, type SessionRecord } from "./cluster/records";
+import { createHosting } from "./cluster/hosting";
+import { readRecord, type SessionRecord } from "./cluster/records";
 import { takeOver } from "./cluster/take-over";
-import { askHost } from "./cluster/inbox";
-import { HOST_ANSWER_TIMEOUT_MS, remoteSession, type ServedSession } from "./cluster/remote-session";
+import { remoteSession, type ServedSession } from "./cluster/remote-session";
 import type { SealedStore, ValueSealer } from "./cluster/sealed-store";
 import type { KeyValueStore } from "@/lib/stores/types";
 import type { Logger } from "@/lib/logger";
@@ -139,6 +138,38 @@ function liveSessionSettings(options: AgentVoiceOptions & { loginCheckIntervalMs
   };
 }
 
+/** Runs the tasks of each login one after another (a login's starts). */
+function oneAfterAnother() {
+  const queueByLogin = new Map<string, Promise<void>>();
+  return function inTurn<T>(loginId: string, task: () => Promise<T>): Promise<T> {
+    const turn = (queueByLogin.get(loginId) ?? Promise.resolve()).then(task);
+    const settled = turn.then(
+      () => undefined,
+      () => undefined,
+    );
+    queueByLogin.set(loginId, settled);
+    void settled.then(() => {
+      if (queueByLogin.get(loginId) === settled) queueByLogin.delete(loginId);
+    });
+    return turn;
+  };
+}
+
+/** A started codex for a live session, or why not as the routes know it. */
+async function takeProcess(processes: CodexProcesses, shuttingDown: () => StartRefusedError): Promise<AppServerProcess> {
+  try {
+    return await processes.take();
+  } catch (error) {
+    if (error instanceof CodexProcessesClosedError) throw shuttingDown();
+    // The platform refused another sandbox now (the backend logged why): the server's capacity, 503 realtime_busy.
+    if (isStartRefused(error)) throw error;
+    // The sandbox would show what it must hide: the route answers 503 and logs the fix.
+    if (isSandboxUnavailable(error)) throw error;
+    const reason = error instanceof Error ? error.message.slice(0, 300) : "unknown error";
+    throw new LiveSessionStartError("not_started", `the codex executable did not start: ${reason}`);
+  }
+}
+
 /** The cap a start ran into, as the route's `realtime_busy` answer. */
 function busy(verdict: string, maxSessionsPerAccount: number): StartRefusedError {
   if (verdict === "account_busy") {
@@ -167,31 +198,28 @@ export function createLiveSessions(
   const shared: SealedStore = { store: deps.store, sealer: deps.sealer };
   const instance = randomBytes(9).toString("base64url");
   const holders = createHolders(shared, deps.now);
+  const hosting = createHosting({
+    shared,
+    instance,
+    holders,
+    sandbox,
+    confirmTool: deps.confirmTool,
+    logger: deps.logger,
+    eventBufferSize: settings.eventBufferSize,
+    maxDurationMs: settings.maxDurationMs,
+    closedRetentionMs: CLOSED_SESSION_RETENTION_MS,
+  });
   const byId = new Map<string, LiveSession>();
   const currentByLogin = new Map<string, LiveSession>();
   /** Bumped by each start and each closeForLogin: a start compares it with its own number. */
   const latestStart = new Map<string, number>();
-  const queueByLogin = new Map<string, Promise<void>>();
+  const inTurn = oneAfterAnother();
   let closed = false;
 
   function forget(session: LiveSession): void {
     if (currentByLogin.get(session.ownerLoginId) === session) currentByLogin.delete(session.ownerLoginId);
     const timer = setTimeout(() => byId.delete(session.id), CLOSED_SESSION_RETENTION_MS);
     timer.unref();
-  }
-
-  /** Runs the login's starts one after another. */
-  function inTurn<T>(loginId: string, task: () => Promise<T>): Promise<T> {
-    const turn = (queueByLogin.get(loginId) ?? Promise.resolve()).then(task);
-    const settled = turn.then(
-      () => undefined,
-      () => undefined,
-    );
-    queueByLogin.set(loginId, settled);
-    void settled.then(() => {
-      if (queueByLogin.get(loginId) === settled) queueByLogin.delete(loginId);
-    });
-    return turn;
   }
 
   const superseded = () => new StartRefusedError("superseded", "A newer start of this sign-in replaced this one.");
@@ -209,41 +237,17 @@ export function createLiveSessions(
     return claim;
   }
 
-  async function take(): Promise<AppServerProcess> {
-    try {
-      return await processes.take();
-    } catch (error) {
-      if (error instanceof CodexProcessesClosedError) throw shuttingDown();
-      // The platform refused another sandbox now (the backend logged why): the server's capacity, 503 realtime_busy.
-      if (isStartRefused(error)) throw error;
-      // The sandbox would show what it must hide: the route answers 503 and logs the fix.
-      if (isSandboxUnavailable(error)) throw error;
-      const reason = error instanceof Error ? error.message.slice(0, 300) : "unknown error";
-      throw new LiveSessionStartError("not_started", `the codex executable did not start: ${reason}`);
-    }
-  }
+  const take = () => takeProcess(processes, shuttingDown);
 
   /** Ends the login's live session on whichever instance hosts it; resolves once the host says it ended (or did not answer). */
   async function closeEverywhere(loginId: string, reason: string): Promise<void> {
     await currentByLogin.get(loginId)?.close(reason);
-    const record = await readLoginRecord(shared, loginId);
-    if (record && record.host === "") await endHandedOff(record, reason);
-    else if (record && record.host !== instance) {
-      await askHost(shared, record.id, { kind: "close", reason }, HOST_ANSWER_TIMEOUT_MS).catch(() => undefined);
-    }
+    await hosting.closeElsewhere(loginId, reason);
   }
 
-  /** Hand-offs of the sessions this instance hosts, for shutdown. */
-  const handOffs = new Map<string, () => Promise<boolean>>();
-
-  /**
-   * Keeps `started` here and publishes it for the other instances. Closed means recorded as closed
-   * too: the next start, here or elsewhere, finds no holder. `overtaken`: a newer start (or
-   * shutdown) came meanwhile, so it is closed instead.
-   */
+  /** Keeps `started` here and publishes it; `overtaken`: a newer start (or shutdown) came meanwhile, so it is closed instead. */
   async function host(started: LiveSession, claim: string, overtaken = () => closed): Promise<LiveSession> {
-    let ended: Promise<void> = started.closed;
-    const session: LiveSession = { ...started, close: (reason) => started.close(reason).then(() => ended) };
+    const { session, publish } = hosting.keep(started, claim);
     void session.closed.then(() => forget(session));
     byId.set(session.id, session);
     if (overtaken()) {
@@ -251,26 +255,15 @@ export function createLiveSessions(
       throw closed ? shuttingDown() : superseded();
     }
     currentByLogin.set(session.ownerLoginId, session);
-    const hosted = await hostSession(started, {
-      shared,
-      instance,
-      holders,
-      claim,
-      confirmTool: deps.confirmTool,
-      eventBufferSize: settings.eventBufferSize,
-      liveEventsTtlMs: settings.maxDurationMs + CLOSED_SESSION_RETENTION_MS,
-      closedRetentionMs: CLOSED_SESSION_RETENTION_MS,
-      logger: deps.logger,
-    });
-    ended = hosted.ended;
-    handOffs.set(session.id, hosted.handOff);
-    void ended.then(() => handOffs.delete(session.id));
+    await publish();
     return session;
   }
 
   /** Goes on here with a session another instance handed off; another instance's doing so is served as remote. */
   async function takeOverFor(record: SessionRecord, owner: LiveSessionOwner): Promise<ServedSession | null> {
-    if (closed || !sandbox.reopen) return null;
+    // Shutting down here: the stream ends at once (the record says handed off) and the browser's next one goes elsewhere.
+    if (closed) return remoteSession(shared, record, deps.now);
+    if (!sandbox.reopen) return null;
     const taken = await takeOver(shared, sandbox, holders, instance, record.id);
     if (taken.kind === "busy") return remoteSession(shared, record, deps.now);
     if (taken.kind === "ended") return null;
@@ -279,19 +272,6 @@ export function createLiveSessions(
       await holders.restore(record.loginId, record.accountId, claim);
       const resumed = resumeLiveSession(taken.appServer, owner, taken.record.handoff!, taken.kept, settings);
       return await host(resumed, claim);
-    } finally {
-      await taken.release();
-    }
-  }
-
-  /** Ends a session no instance hosts (handed off, waiting): taken over here only to end it. */
-  async function endHandedOff(record: SessionRecord, reason: string): Promise<void> {
-    const taken = await takeOver(shared, sandbox, holders, instance, record.id);
-    if (taken.kind !== "taken") return;
-    try {
-      await taken.appServer.close();
-      await closeRecord(shared, taken.record, reason, CLOSED_SESSION_RETENTION_MS);
-      if (taken.record.claim) await holders.release(record.loginId, taken.record.claim);
     } finally {
       await taken.release();
     }
@@ -330,7 +310,8 @@ export function createLiveSessions(
       const record = await readRecord(shared, id);
       if (!record || record.loginId !== loginId) return null;
       if (record.host === "" && record.closed === undefined && owner) return takeOverFor(record, owner);
-      return record.host !== instance || record.closed !== undefined ? remoteSession(shared, record, deps.now) : null;
+      // Hosted elsewhere, ended, or being handed off from here: served through the store.
+      return record.host !== instance || record.closed !== undefined || session ? remoteSession(shared, record, deps.now) : null;
     },
     async closeForLogin(loginId, reason) {
       latestStart.set(loginId, (latestStart.get(loginId) ?? 0) + 1);
@@ -343,7 +324,7 @@ export function createLiveSessions(
       const canHandOff = deps.store.kind !== "memory";
       await Promise.all(
         [...byId.values()].map(async (session) => {
-          if (canHandOff && !session.isClosed() && (await handOffs.get(session.id)?.().catch(() => false))) return;
+          if (canHandOff && !session.isClosed() && (await hosting.handOff(session.id))) return;
           await session.close("shutdown");
         }),
       );

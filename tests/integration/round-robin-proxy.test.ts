@@ -44,3 +44,31 @@ describe("the round-robin proxy of the two-instance e2e run", () => {
     expect(proxy.counts()).toEqual([2, 2]);
   });
 });
+
+describe("the round-robin proxy with failover", () => {
+  it("skips an upstream that refuses connections (restarting), with the request's body", async () => {
+    const live = await upstream("live");
+    const closed = await upstream("closed");
+    const url = (server: Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const closedUrl = url(closed);
+    await new Promise((resolve) => closed.close(resolve));
+    const proxy = await startRoundRobinProxy([closedUrl, url(live)], 0, { failover: true });
+    try {
+      for (let i = 0; i < 3; i += 1) {
+        const answer = await fetch(`${proxy.url}/x`, { method: "POST", body: `body ${i}` });
+        expect(answer.status).toBe(200);
+        expect(await answer.json()).toMatchObject({ name: "live", body: `body ${i}` });
+      }
+    } finally {
+      await proxy.close();
+      await new Promise((resolve) => live.close(resolve));
+    }
+    // Without failover the same request answers 502 (the proxy's own answer).
+    const plain = await startRoundRobinProxy([closedUrl]);
+    try {
+      expect((await fetch(`${plain.url}/x`)).status).toBe(502);
+    } finally {
+      await plain.close();
+    }
+  });
+});

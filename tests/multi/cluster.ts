@@ -16,8 +16,10 @@ export interface Cluster {
 }
 
 /** Two production instances of the app sharing one real Redis (through the Upstash REST bridge) and one mock provider. */
-export async function startCluster(extraEnv: Record<string, string> = {}): Promise<Cluster> {
-  const mock = await startMockUpstream({ streamChunkDelayMs: 2 });
+export async function startCluster(extraEnv: Record<string, string> = {}, options: { mock?: MockUpstream } = {}): Promise<Cluster> {
+  // A mock the caller gives is the caller's to close.
+  const mock = options.mock ?? (await startMockUpstream({ streamChunkDelayMs: 2 }));
+  const closeMock = () => (options.mock ? Promise.resolve() : mock.close());
   // Persistent, like a production Redis: a restart keeps the sessions.
   const redis = await startRedisServer({ persistent: true });
   const token = "bridge-token-for-tests";
@@ -37,7 +39,7 @@ export async function startCluster(extraEnv: Record<string, string> = {}): Promi
   if (started.some((result) => result.status === "rejected")) {
     // Nothing of a cluster that could not start stays running: the instances that did, the bridge, Redis, the mock.
     await Promise.allSettled(started.map((result) => (result.status === "fulfilled" ? result.value.stop() : undefined)));
-    await Promise.allSettled([bridge.close(), redis.dispose(), mock.close()]);
+    await Promise.allSettled([bridge.close(), redis.dispose(), closeMock()]);
     throw (started.find((result) => result.status === "rejected") as PromiseRejectedResult).reason;
   }
   const [a, b] = started.map((result) => (result as PromiseFulfilledResult<NextServer>).value) as [NextServer, NextServer];
@@ -50,7 +52,7 @@ export async function startCluster(extraEnv: Record<string, string> = {}): Promi
     env,
     stop: async () => {
       await Promise.allSettled([a.stop(), b.stop()]);
-      await Promise.allSettled([bridge.close(), redis.dispose(), mock.close()]);
+      await Promise.allSettled([bridge.close(), redis.dispose(), closeMock()]);
     },
   };
 }

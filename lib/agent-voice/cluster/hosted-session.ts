@@ -56,8 +56,6 @@ export async function hostSession(
     sandbox: session.sandbox,
     claim: settings.claim,
   };
-  let resolveHandoff!: (handoff: LiveSessionHandoff) => void;
-  const handedOff = new Promise<LiveSessionHandoff>((resolve) => (resolveHandoff = resolve));
   let warned = false;
   const warnOnce = (what: string) => {
     if (warned) return;
@@ -144,13 +142,8 @@ export async function hostSession(
     void (async () => {
       // A heartbeat under way could write the live record again after this one.
       await beating.catch(() => undefined);
-      if (session.wasHandedOff()) {
-        // No host until the next instance takes it over; its claim stays (and lapses if nobody does).
-        const handoff = await handedOff;
-        await writeEvents();
-        await publishRecord(shared, { ...record, host: "", handoff }, HANDOFF_TTL_MS);
-        return;
-      }
+      // Handed off: recorded before its events ended (handOff below).
+      if (session.wasHandedOff()) return;
       await writeEvents();
       await closeRecord(shared, record, reason, settings.closedRetentionMs);
       await settings.holders.release(record.loginId, settings.claim);
@@ -165,7 +158,16 @@ export async function hostSession(
     async handOff() {
       const handoff = session.handOff();
       if (handoff === null) return false;
-      resolveHandoff(handoff);
+      stopped = true;
+      clearTimeout(timer);
+      await beating.catch(() => undefined);
+      // Recorded before the streams end, so the browser's next request finds it waiting to be taken over.
+      // No host until then; its claim stays (and lapses if nobody takes it over).
+      await writeEvents();
+      await publishRecord(shared, { ...record, host: "", handoff: handoff as LiveSessionHandoff }, HANDOFF_TTL_MS).catch(() =>
+        warnOnce("record its hand-off"),
+      );
+      session.events.end();
       await ended;
       return true;
     },

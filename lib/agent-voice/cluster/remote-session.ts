@@ -3,6 +3,7 @@ import "server-only";
  * A live session hosted by another instance, as the routes see it: its events read from the shared
  * store a few times a second, its confirmations and hang-up sent to the host's inbox. When its
  * record lapses without a `session.closed` (the host died), the stream gets one: `instance_gone`.
+ * When its host handed it off, the stream just ends: the next request takes it over.
  */
 import type { EventLog, LiveEvent } from "../event-log";
 import type { ConfirmOutcome } from "../tool-calls";
@@ -69,6 +70,9 @@ function remoteEvents(shared: SealedStore, sessionId: string, now: () => number)
             closed = true;
           }
           if (closed) return end();
+          // Handed off, waiting for an instance to take it over: the stream ends without session.closed,
+          // and the browser's next one (on whichever instance) takes it over.
+          if (record?.host === "") return end();
         } catch {
           // The store did not answer this time: the next poll tries again.
         }

@@ -17,7 +17,7 @@ const TAKE_OVER_LOCK_MS = 30_000;
 /** How long the ended record of a session nobody could take over stays readable. */
 const ENDED_RETENTION_MS = 60_000;
 
-export type TakeOver =
+type TakeOver =
   | { kind: "taken"; record: SessionRecord; appServer: AppServerProcess; kept: LiveEvent[]; release(): Promise<void> }
   /** Another instance is taking it over right now, or did. */
   | { kind: "busy" }

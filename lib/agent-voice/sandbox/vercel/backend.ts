@@ -138,6 +138,8 @@ export function createVercelSandboxBackend(settings: VercelSandboxSettings, cont
       workDir: VM_CWD,
       applyLimits: async () => undefined,
       stop() {
+        // Handed off: codex and its VM are the next instance's now.
+        if (handedOff) return Promise.resolve();
         stopping ??= (async () => {
           await Promise.race([relay.close(), new Promise((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref())]);
           relay.detach();
@@ -147,6 +149,7 @@ export function createVercelSandboxBackend(settings: VercelSandboxSettings, cont
         return stopping;
       },
       stopNow() {
+        if (handedOff) return;
         // An exit handler cannot wait: the stop is sent; the VM's lifetime is the backstop.
         relay.detach();
         void stopQuietly(handle.sandboxId);
