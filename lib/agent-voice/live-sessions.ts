@@ -61,9 +61,13 @@ export interface LiveSessions {
   start(owner: LiveSessionOwner, tokens: LoginTokens, request: StartRequest): Promise<LiveSession>;
   /**
    * The session with this id if `loginId` owns it, on this instance or another; otherwise null. One
-   * that another instance handed off (its VM going on) is taken over here for `owner`.
+   * that another instance handed off (its VM going on) is taken over here for `owner`; with
+   * `bringHere` (the event stream's request) one another instance hosts is asked over, where its
+   * sandbox can move: the instance that serves the browser's stream hosts the call.
    */
-  get(id: string, loginId: string, owner?: LiveSessionOwner): Promise<ServedSession | null>;
+  get(id: string, loginId: string, owner?: LiveSessionOwner, bringHere?: boolean): Promise<ServedSession | null>;
+  /** Hands the session hosted here off (where its sandbox can move), for the browser's next request to take over. */
+  release(id: string): Promise<boolean>;
   /** Ends the login's live session, and any start of it still on its way. */
   closeForLogin(loginId: string, reason: string): Promise<void>;
   /** Shutdown: ends every live session and every process; later starts are refused. */
@@ -138,6 +142,9 @@ function liveSessionSettings(options: AgentVoiceOptions & { loginCheckIntervalMs
   };
 }
 
+const superseded = () => new StartRefusedError("superseded", "A newer start of this sign-in replaced this one.");
+const shuttingDown = () => new StartRefusedError("shutting_down", "The server is shutting down. Try again shortly.", SHUTDOWN_RETRY_AFTER_SECONDS);
+
 /** Runs the tasks of each login one after another (a login's starts). */
 function oneAfterAnother() {
   const queueByLogin = new Map<string, Promise<void>>();
@@ -198,6 +205,8 @@ export function createLiveSessions(
   const shared: SealedStore = { store: deps.store, sealer: deps.sealer };
   const instance = randomBytes(9).toString("base64url");
   const holders = createHolders(shared, deps.now);
+  // A call can move between instances where its sandbox can (a VM) and another instance can see it (a shared store).
+  const canHandOff = deps.store.kind !== "memory" && sandbox.reopen !== undefined;
   const hosting = createHosting({
     shared,
     instance,
@@ -221,10 +230,6 @@ export function createLiveSessions(
     const timer = setTimeout(() => byId.delete(session.id), CLOSED_SESSION_RETENTION_MS);
     timer.unref();
   }
-
-  const superseded = () => new StartRefusedError("superseded", "A newer start of this sign-in replaced this one.");
-  const shuttingDown = () =>
-    new StartRefusedError("shutting_down", "The server is shutting down. Try again shortly.", SHUTDOWN_RETRY_AFTER_SECONDS);
 
   /**
    * The caps, checked before anything is spawned, across every instance sharing the store: a claim
@@ -304,15 +309,18 @@ export function createLiveSessions(
       latestStart.set(owner.loginId, mine);
       return inTurn(owner.loginId, () => startInTurn(mine, owner, tokens, request));
     },
-    async get(id, loginId, owner) {
+    async get(id, loginId, owner, bringHere = false) {
       const session = byId.get(id);
       if (session && !session.wasHandedOff()) return session.ownerLoginId === loginId ? session : null;
-      const record = await readRecord(shared, id);
+      let record = await readRecord(shared, id);
       if (!record || record.loginId !== loginId) return null;
+      const hostedElsewhere = record.host !== instance && record.host !== "" && record.closed === undefined;
+      if (bringHere && owner && canHandOff && !closed && hostedElsewhere && (await hosting.pull(id))) record = (await readRecord(shared, id)) ?? record;
       if (record.host === "" && record.closed === undefined && owner) return takeOverFor(record, owner);
       // Hosted elsewhere, ended, or being handed off from here: served through the store.
       return record.host !== instance || record.closed !== undefined || session ? remoteSession(shared, record, deps.now) : null;
     },
+    release: (id) => (canHandOff && !closed ? hosting.handOff(id) : Promise.resolve(false)),
     async closeForLogin(loginId, reason) {
       latestStart.set(loginId, (latestStart.get(loginId) ?? 0) + 1);
       await closeEverywhere(loginId, reason);
@@ -321,7 +329,6 @@ export function createLiveSessions(
       closed = true;
       // A call whose codex can outlive this instance (a VM) is handed off for another to take over,
       // where another can: with the in-memory store none ever will, so it ends (and its VM with it).
-      const canHandOff = deps.store.kind !== "memory";
       await Promise.all(
         [...byId.values()].map(async (session) => {
           if (canHandOff && !session.isClosed() && (await hosting.handOff(session.id))) return;

@@ -57,7 +57,7 @@ afterEach(async () => {
 });
 
 /** A and B: two handlers sharing one store, agent voice on the fake's VMs. */
-async function twoInstances(): Promise<[Harness, Harness]> {
+async function twoInstances(streamLimitMs?: number): Promise<[Harness, Harness]> {
   // A memory store two handlers share stands for Redis: it names itself as a store of its own would,
   // since with the in-memory store a shutting-down instance ends its calls (no other could take them).
   const store: KeyValueStore = { ...createMemoryStore(), kind: "shared-for-test" };
@@ -72,6 +72,7 @@ async function twoInstances(): Promise<[Harness, Harness]> {
       },
     },
     confirmTool: referenceConfirmTool,
+    ...(streamLimitMs ? { responsesProxy: { maxStreamMs: streamLimitMs } } : {}),
   };
   instances = [await startHarness({ sharedMock: mock, handler }), await startHarness({ sharedMock: mock, handler })];
   return instances as [Harness, Harness];
@@ -95,7 +96,7 @@ async function startLive(client: TestClient): Promise<{ sessionId: string; pids:
   return { sessionId: reply.json<{ sessionId: string }>().sessionId, pids };
 }
 
-it("a call A hosts, served by B: events, the confirmation and hang-up; the VM is stopped", async () => {
+it("a call started on A, followed on B (which takes it over): events, the confirmation and hang-up; the VM is stopped", async () => {
   const [a, b] = await twoInstances();
   const onA = a.client();
   await signIn(a, onA);
@@ -113,7 +114,7 @@ it("a call A hosts, served by B: events, the confirmation and hang-up; the VM is
   expect(await events.next((e) => e.type === "tool.completed")).toMatchObject({ callId: pending.callId, approved: true });
 
   expect((await onB.request("DELETE", `/realtime/app-server/${sessionId}`)).status).toBe(200);
-  // The host stopped the VM before B answered.
+  // The host (B, since its stream asked the call over) stopped the VM before it answered.
   expect(fake.stats()).toMatchObject({ live: 0, vms: 0 });
   expect(await events.next((e) => e.type === "session.closed")).toMatchObject({ reason: "closed_by_client" });
   events.close();
@@ -207,6 +208,52 @@ it("sign-out while the call waits to be taken over ends it and its VM", async ()
   await shutDown(a);
   expect(fake.stats().live).toBe(1);
   expect((await onInstance(b, onA).post("/logout")).status).toBe(200);
+  expect(fake.stats()).toMatchObject({ live: 0, vms: 0 });
+  await waitUntil(() => pids.every((pid) => !processAlive(pid)));
+});
+
+it("the instance serving the event stream hosts the call: B's stream asks it over from A, and A shutting down then leaves B's stream alone", async () => {
+  const [a, b] = await twoInstances();
+  const onA = a.client();
+  await signIn(a, onA);
+  const onB = onInstance(b, onA);
+  const { sessionId, pids } = await startLive(onA);
+
+  const onStream = await openEvents(onB, sessionId);
+  expect(await onStream.next((e) => e.type === "session.started")).toMatchObject({ seq: 1, sessionId });
+  // A no longer hosts it: its shutdown has nothing to hand off, and B's stream goes on.
+  await shutDown(a);
+  mock.codex.queueToolCalls([{ name: "save_note", arguments: { text: "hosted by the stream" } }]);
+  mock.codex.requestHandoff({ transcript: "Save a note: hosted by the stream." });
+  const pending = await onStream.next((e) => e.type === "tool.pending_confirmation");
+  const confirmed = await onB.post(`/realtime/app-server/${sessionId}/confirm`, { callId: pending.callId, confirmation: { approved: true } });
+  expect(confirmed.status, confirmed.text).toBe(200);
+  expect(await onStream.next((e) => e.type === "tool.completed")).toMatchObject({ callId: pending.callId, approved: true });
+  expect((await onB.request("DELETE", `/realtime/app-server/${sessionId}`)).status).toBe(200);
+  expect(await onStream.next((e) => e.type === "session.closed")).toMatchObject({ reason: "closed_by_client" });
+  expect(fake.stats()).toMatchObject({ live: 0, vms: 0 });
+  await waitUntil(() => pids.every((pid) => !processAlive(pid)));
+});
+
+it("a stream reaching its time limit (a function's) hands the call off and ends; the next stream, on the other instance, takes it over", async () => {
+  const [a, b] = await twoInstances(1_500);
+  const onA = a.client();
+  await signIn(a, onA);
+  const onB = onInstance(b, onA);
+  const { sessionId, pids } = await startLive(onA);
+  const first = await openEvents(onA, sessionId);
+  await first.next((e) => e.type === "session.started");
+  // Ends by itself at the limit, without session.closed; the call and its VM go on.
+  expect((await first.rest()).map((e) => e.type)).not.toContain("session.closed");
+  expect(fake.stats().live).toBe(1);
+
+  const next = await openEvents(onB, sessionId);
+  await next.next((e) => e.type === "session.started");
+  mock.codex.queueToolCalls([{ name: "get_current_time", arguments: {} }]);
+  mock.codex.requestHandoff({ transcript: "What time is it?" });
+  expect(await next.next((e) => e.type === "tool.completed")).toMatchObject({ tool: "get_current_time" });
+  next.close();
+  expect((await onB.request("DELETE", `/realtime/app-server/${sessionId}`)).status).toBe(200);
   expect(fake.stats()).toMatchObject({ live: 0, vms: 0 });
   await waitUntil(() => pids.every((pid) => !processAlive(pid)));
 });

@@ -6,12 +6,12 @@ import "server-only";
  * Once the session ends: the last events, the record marked closed, the caps' claim released.
  */
 import type { LiveEvent } from "../event-log";
-import type { LiveSession, LiveSessionHandoff } from "../live-session";
+import type { LiveSession } from "../live-session";
 import type { ConfirmTool } from "../types";
 import type { Logger } from "@/lib/logger";
 import { LOG_PREFIX } from "@/lib/logger";
 import type { SessionHolders } from "./holders";
-import { reply, takeRequests } from "./inbox";
+import { reply, requeue, takeRequests } from "./inbox";
 import { sessionEventsKey } from "./keys";
 import { closeRecord, publishRecord, type SessionRecord } from "./records";
 import { putSealed, type SealedStore } from "./sealed-store";
@@ -88,8 +88,14 @@ export async function hostSession(
   const ended = new Promise<void>((resolve) => (resolveEnded = resolve));
 
   async function serveInbox(): Promise<void> {
-    for (const request of await takeRequests(shared, session.id)) {
-      if (request.kind === "touch") session.touch();
+    const requests = await takeRequests(shared, session.id);
+    for (const [index, request] of requests.entries()) {
+      if (request.kind === "hand_off") {
+        const handedOff = await handOff();
+        await reply(shared, request.requestId, handedOff);
+        // What came after it is the next host's to serve.
+        if (handedOff) return requeue(shared, session.id, requests.slice(index + 1));
+      } else if (request.kind === "touch") session.touch();
       else if (request.kind === "close") {
         await session.close(request.reason);
         await ended;
@@ -152,24 +158,21 @@ export async function hostSession(
       .finally(resolveEnded);
   });
   schedule();
-  return {
-    ended,
-    /** Hands the session off (where its sandbox can: a VM) for another instance to take over; resolves once recorded. */
-    async handOff() {
-      const handoff = session.handOff();
-      if (handoff === null) return false;
-      stopped = true;
-      clearTimeout(timer);
-      await beating.catch(() => undefined);
-      // Recorded before the streams end, so the browser's next request finds it waiting to be taken over.
-      // No host until then; its claim stays (and lapses if nobody takes it over).
-      await writeEvents();
-      await publishRecord(shared, { ...record, host: "", handoff: handoff as LiveSessionHandoff }, HANDOFF_TTL_MS).catch(() =>
-        warnOnce("record its hand-off"),
-      );
-      session.events.end();
-      await ended;
-      return true;
-    },
-  };
+  return { ended, handOff };
+
+  /** Hands the session off (where its sandbox can: a VM) for another instance to take over; resolves once recorded. */
+  async function handOff(): Promise<boolean> {
+    const handoff = session.handOff();
+    if (handoff === null) return false;
+    stopped = true;
+    clearTimeout(timer);
+    await beating.catch(() => undefined);
+    // Recorded before the streams end, so the browser's next request finds it waiting to be taken over.
+    // No host until then; its claim stays (and lapses if nobody takes it over).
+    await writeEvents();
+    await publishRecord(shared, { ...record, host: "", handoff }, HANDOFF_TTL_MS).catch(() => warnOnce("record its hand-off"));
+    session.events.end();
+    await ended;
+    return true;
+  }
 }

@@ -81,6 +81,11 @@ export function createHosting(ctx: HostingContext) {
       return handOffs.get(sessionId)?.().catch(() => false) ?? Promise.resolve(false);
     },
 
+    /** Asks the instance hosting the session to hand it off; true once it did (false: it cannot, or did not answer). */
+    async pull(sessionId: string): Promise<boolean> {
+      return (await askHost(ctx.shared, sessionId, { kind: "hand_off" }, HOST_ANSWER_TIMEOUT_MS).catch(() => false)) === true;
+    },
+
     /** Ends the login's live session where another instance hosts it, or where it waits to be taken over. */
     async closeElsewhere(loginId: string, reason: string): Promise<void> {
       const record = await readLoginRecord(ctx.shared, loginId);

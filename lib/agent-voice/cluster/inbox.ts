@@ -18,6 +18,8 @@ const REPLY_POLL_MS = 100;
 type InboxRequest =
   | { kind: "confirm"; callId: string; approved: boolean; account: ToolAccount & { loginId: string } }
   | { kind: "close"; reason: string }
+  /** Hand the session off (where its sandbox can): the instance serving its event stream takes it over. */
+  | { kind: "hand_off" }
   | { kind: "touch" };
 
 type Envelope = InboxRequest & { requestId: string };
@@ -68,6 +70,12 @@ export async function takeRequests(shared: SealedStore, sessionId: string): Prom
   if (raw === null || !(await shared.store.deleteIfEquals(key, raw))) return [];
   const value = await openSealed(shared, raw);
   return Array.isArray(value) ? (value as Envelope[]) : [];
+}
+
+/** Puts requests back at the head of the inbox, for the instance that takes the session over next. */
+export async function requeue(shared: SealedStore, sessionId: string, requests: Envelope[]): Promise<void> {
+  if (requests.length === 0) return;
+  await updateSealed(shared, sessionInboxKey(sessionId), INBOX_TTL_MS, (value) => [...requests, ...(Array.isArray(value) ? (value as Envelope[]) : [])]);
 }
 
 export async function reply(shared: SealedStore, requestId: string, value: unknown): Promise<void> {

@@ -140,12 +140,13 @@ export function createAgentVoiceRoutes(
   async function findLive(
     request: Request,
     id: string | undefined,
+    bringHere = false,
   ): Promise<{ session: LoadedSession<AuthenticatedRecord>; live: ServedSession }> {
     const session = await manager.read(request);
     if (!isAuthenticated(session)) throw new ApiError("not_authenticated");
     requireCapability(session.record, "agentVoice");
     // Hosted here, or by another instance sharing the store (lib/agent-voice/cluster/).
-    const live = id ? await (await liveSessions).get(id, session.record.loginId, ownerFor(session.id, session.record)) : null;
+    const live = id ? await (await liveSessions).get(id, session.record.loginId, ownerFor(session.id, session.record), bringHere) : null;
     if (!live) throw new ApiError("realtime_session_not_found");
     return { session, live };
   }
@@ -215,7 +216,8 @@ export function createAgentVoiceRoutes(
   };
 
   const events: RouteHandler = async (request, params) => {
-    const { live } = await findLive(request, params.id);
+    // The instance serving the stream hosts the call, where it can move (a VM): asked over from another.
+    const { live } = await findLive(request, params.id, true);
     const afterText = new URL(request.url).searchParams.get("after") ?? "0";
     if (!/^\d{1,15}$/.test(afterText)) {
       throw new ApiError("invalid_realtime_request", { message: "`after` must be a non-negative integer (an event's seq)." });
@@ -234,10 +236,15 @@ export function createAgentVoiceRoutes(
           () => send({ seq: live.events.lastSeq(), type: "keepalive", at: options.now() }),
           keepaliveMs,
         );
+        // Before a serverless function's time limit cuts it: the call is handed off (where it can
+        // move), the stream ends, and the browser's next stream (on any instance) takes it over.
+        const timeLimit =
+          options.maxStreamMs === false ? undefined : setTimeout(() => void bridge().then((sessions) => sessions.release(live.id)).finally(end), options.maxStreamMs);
         cleanup = () => {
           if (done) return;
           done = true;
           clearInterval(keepalive);
+          clearTimeout(timeLimit);
           unsubscribe();
           stopOnEnd();
           request.signal.removeEventListener("abort", cleanup);
