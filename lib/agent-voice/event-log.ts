@@ -43,19 +43,41 @@ export interface EventLog {
 }
 
 /** `from`: the events another instance kept of a session this one takes over; numbering goes on after them. */
+/** An end that happens once: `onEnd` callbacks run then, or at once when it already happened. */
+export function endSignal() {
+  let ended = false;
+  const callbacks = new Set<() => void>();
+  return {
+    end() {
+      if (ended) return;
+      ended = true;
+      for (const callback of callbacks) callback();
+      callbacks.clear();
+    },
+    isEnded: () => ended,
+    onEnd(callback: () => void): () => void {
+      if (ended) {
+        callback();
+        return () => undefined;
+      }
+      callbacks.add(callback);
+      return () => callbacks.delete(callback);
+    },
+  };
+}
+
 export function createEventLog(capacity: number, now: () => number, maxSubscribers = Infinity, from: { kept: LiveEvent[]; lastSeq: number } = { kept: [], lastSeq: 0 }): EventLog {
   const kept: LiveEvent[] = from.kept.slice(-capacity);
   /** In subscription order: the first is the oldest. */
   const listeners = new Map<EventListener, () => void>();
   const observers = new Set<EventListener>();
-  const endCallbacks = new Set<() => void>();
+  const ending = endSignal();
   let seq = Math.max(from.lastSeq, ...kept.map((event) => event.seq));
-  let ended = false;
 
   return {
     push(type, fields = {}) {
       const event: LiveEvent = { ...fields, seq: ++seq, type, at: now() };
-      if (ended) return event;
+      if (ending.isEnded()) return event;
       kept.push(event);
       if (kept.length > capacity) kept.shift();
       for (const listener of [...listeners.keys()]) listener(event);
@@ -81,20 +103,8 @@ export function createEventLog(capacity: number, now: () => number, maxSubscribe
       return () => observers.delete(own);
     },
     lastSeq: () => seq,
-    end() {
-      if (ended) return;
-      ended = true;
-      for (const callback of endCallbacks) callback();
-      endCallbacks.clear();
-    },
-    isEnded: () => ended,
-    onEnd(callback) {
-      if (ended) {
-        callback();
-        return () => undefined;
-      }
-      endCallbacks.add(callback);
-      return () => endCallbacks.delete(callback);
-    },
+    end: ending.end,
+    isEnded: ending.isEnded,
+    onEnd: ending.onEnd,
   };
 }

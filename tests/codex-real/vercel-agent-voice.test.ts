@@ -10,19 +10,18 @@ import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { BUSY_RETRY_AFTER_SECONDS } from "@/lib/agent-voice/defaults";
 import { sandboxInUseKey } from "@/lib/agent-voice/cluster/keys";
 import { referenceConfirmTool, referenceTools } from "@/lib/agent-voice/tools";
-import { makeCodexSnapshot } from "@/lib/agent-voice/sandbox/vercel/snapshot";
 import { vercelSandboxApi } from "@/lib/agent-voice/vercel-sandbox-api";
 import { createMemoryStore } from "@/lib/stores/memory-store";
 import type { KeyValueStore } from "@/lib/stores/types";
-import { CLIENT_VERSION } from "@/lib/upstream/config";
 import { Sandbox } from "@vercel/sandbox";
 import { startMockUpstream, type MockUpstream } from "@/mock-upstream/server";
-import { FAKE_VERCEL_PROJECT_ID, startFakeVercelSandbox, type FakeVercelSandbox } from "@/mock-upstream/vercel-sandbox/server";
+import type { FakeVercelSandbox } from "@/mock-upstream/vercel-sandbox/server";
 import { openEvents } from "@/tests/integration/app-server-harness";
 import { findLeakedTokens, signIn, startHarness, type Harness, type HarnessOptions, type TestClient } from "@/tests/integration/harness";
 import { processAlive, waitUntil } from "@/test-support/session-relay-process";
-import { codexExecutable, codexReadOnlyPaths } from "./codex-binary";
+import { codexExecutable } from "./codex-binary";
 import { loopbackOffer, type LoopbackOffer } from "./loopback-offer";
+import { startVercelFake } from "./vercel-fake";
 
 const CREDENTIALS = ["VERCEL_TOKEN", "VERCEL_TEAM_ID", "VERCEL_PROJECT_ID"] as const;
 let mock: MockUpstream;
@@ -35,12 +34,10 @@ const seenPids = new Set<number>();
 
 beforeAll(async () => {
   mock = await startMockUpstream({ streamChunkDelayMs: 0 });
-  const [codexPackages] = codexReadOnlyPaths(codexExecutable());
-  fake = await startFakeVercelSandbox({ imagePaths: [codexPackages!], egress: [new URL(mock.url).host] });
+  const started = await startVercelFake(mock);
+  ({ fake, snapshotId } = started);
   // The backend takes its credentials from the environment, as on a server (VERCEL_TOKEN + team + project).
-  Object.assign(process.env, { VERCEL_TOKEN: fake.token, VERCEL_TEAM_ID: fake.teamId, VERCEL_PROJECT_ID: FAKE_VERCEL_PROJECT_ID });
-  const api = vercelSandboxApi(fake.url, process.env);
-  ({ snapshotId } = await makeCodexSnapshot(api, { codexVersion: CLIENT_VERSION, codex: { linkTo: codexExecutable() }, log: () => undefined }));
+  Object.assign(process.env, started.credentials);
 }, 180_000);
 
 afterAll(async () => {

@@ -6,20 +6,18 @@
  */
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { referenceConfirmTool, referenceTools } from "@/lib/agent-voice/tools";
-import { makeCodexSnapshot } from "@/lib/agent-voice/sandbox/vercel/snapshot";
-import { vercelSandboxApi } from "@/lib/agent-voice/vercel-sandbox-api";
 import { createMemoryStore } from "@/lib/stores";
 import type { KeyValueStore } from "@/lib/stores/types";
-import { CLIENT_VERSION } from "@/lib/upstream/config";
 import { SIDEBAND_IN, SIDEBAND_PATH } from "@/mock-upstream/codex";
 import { startMockUpstream, type MockUpstream } from "@/mock-upstream/server";
-import { FAKE_VERCEL_PROJECT_ID, startFakeVercelSandbox, type FakeVercelSandbox } from "@/mock-upstream/vercel-sandbox/server";
+import type { FakeVercelSandbox } from "@/mock-upstream/vercel-sandbox/server";
 import { openEvents } from "@/tests/integration/app-server-harness";
 import { findLeakedTokens, signIn, startHarness, TestClient, type Harness } from "@/tests/integration/harness";
 import { processAlive, waitUntil } from "@/test-support/session-relay-process";
-import { codexExecutable, codexReadOnlyPaths } from "./codex-binary";
+import { codexExecutable } from "./codex-binary";
 import { loopbackOffer, type LoopbackOffer } from "./loopback-offer";
 import { processTree } from "./served-app";
+import { startVercelFake } from "./vercel-fake";
 
 const CREDENTIALS = ["VERCEL_TOKEN", "VERCEL_TEAM_ID", "VERCEL_PROJECT_ID"] as const;
 let mock: MockUpstream;
@@ -31,11 +29,9 @@ const seenPids = new Set<number>();
 
 beforeAll(async () => {
   mock = await startMockUpstream({ streamChunkDelayMs: 0 });
-  const [codexPackages] = codexReadOnlyPaths(codexExecutable());
-  fake = await startFakeVercelSandbox({ imagePaths: [codexPackages!], egress: [new URL(mock.url).host] });
-  Object.assign(process.env, { VERCEL_TOKEN: fake.token, VERCEL_TEAM_ID: fake.teamId, VERCEL_PROJECT_ID: FAKE_VERCEL_PROJECT_ID });
-  const api = vercelSandboxApi(fake.url, process.env);
-  ({ snapshotId } = await makeCodexSnapshot(api, { codexVersion: CLIENT_VERSION, codex: { linkTo: codexExecutable() }, log: () => undefined }));
+  const started = await startVercelFake(mock);
+  ({ fake, snapshotId } = started);
+  Object.assign(process.env, started.credentials);
 }, 180_000);
 
 afterAll(async () => {

@@ -9,16 +9,13 @@
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { agentVoiceClient, type AgentEvent } from "@/lib/client/agent-voice";
-import { makeCodexSnapshot } from "@/lib/agent-voice/sandbox/vercel/snapshot";
-import { vercelSandboxApi } from "@/lib/agent-voice/vercel-sandbox-api";
-import { CLIENT_VERSION } from "@/lib/upstream/config";
 import { startMockUpstream, type MockUpstream } from "@/mock-upstream/server";
-import { FAKE_VERCEL_PROJECT_ID, startFakeVercelSandbox, type FakeVercelSandbox } from "@/mock-upstream/vercel-sandbox/server";
+import type { FakeVercelSandbox } from "@/mock-upstream/vercel-sandbox/server";
 import { startRoundRobinProxy, type RoundRobinProxy } from "@/test-support/round-robin-proxy";
 import { processAlive, waitUntil } from "@/test-support/session-relay-process";
-import { codexExecutable, codexReadOnlyPaths } from "@/tests/codex-real/codex-binary";
 import { loopbackOffer, type LoopbackOffer } from "@/tests/codex-real/loopback-offer";
 import { processTree } from "@/tests/codex-real/served-app";
+import { startVercelFake } from "@/tests/codex-real/vercel-fake";
 import { startCluster, type Cluster } from "./cluster";
 import { SessionClient } from "./session-client";
 
@@ -33,14 +30,9 @@ let offer: LoopbackOffer | undefined;
 
 beforeAll(async () => {
   mock = await startMockUpstream({ streamChunkDelayMs: 0 });
-  const [codexPackages] = codexReadOnlyPaths(codexExecutable());
-  fake = await startFakeVercelSandbox({ imagePaths: [codexPackages!], egress: [new URL(mock.url).host] });
-  const credentials = { VERCEL_TOKEN: fake.token, VERCEL_TEAM_ID: fake.teamId, VERCEL_PROJECT_ID: FAKE_VERCEL_PROJECT_ID };
-  const { snapshotId } = await makeCodexSnapshot(vercelSandboxApi(fake.url, credentials), {
-    codexVersion: CLIENT_VERSION,
-    codex: { linkTo: codexExecutable() },
-    log: () => undefined,
-  });
+  const started = await startVercelFake(mock);
+  fake = started.fake;
+  const { snapshotId, credentials } = started;
   cluster = await startCluster(
     {
       LWC_CODEX_COMMAND: "codex",

@@ -5,7 +5,7 @@ import "server-only";
  * record lapses without a `session.closed` (the host died), the stream gets one: `instance_gone`.
  * When its host handed it off, the stream just ends: the next request takes it over.
  */
-import type { EventLog, LiveEvent } from "../event-log";
+import { endSignal, type EventLog, type LiveEvent } from "../event-log";
 import type { ConfirmOutcome } from "../tool-calls";
 import type { ConfirmTool, ToolAccount } from "../types";
 import { askHost, HostDidNotAnswerError, tellHost } from "./inbox";
@@ -29,24 +29,10 @@ export interface ServedSession {
 
 function remoteEvents(shared: SealedStore, sessionId: string, now: () => number): ServedSession["events"] {
   let last = 0;
-  let ended = false;
-  const endCallbacks = new Set<() => void>();
-  const end = () => {
-    if (ended) return;
-    ended = true;
-    for (const callback of endCallbacks) callback();
-    endCallbacks.clear();
-  };
+  const { end, onEnd } = endSignal();
   return {
     lastSeq: () => last,
-    onEnd(callback) {
-      if (ended) {
-        callback();
-        return () => undefined;
-      }
-      endCallbacks.add(callback);
-      return () => endCallbacks.delete(callback);
-    },
+    onEnd,
     subscribe(after, listener) {
       last = after;
       let following = true;
