@@ -81,6 +81,15 @@ function onInstance(h: Harness, client: TestClient): TestClient {
   return other;
 }
 
+/** A and B sharing one store, the person signed in, a call started on A; `onB` is the same browser on B. */
+async function callStartedOnA(streamLimitMs?: number) {
+  const [a, b] = await twoInstances(streamLimitMs);
+  const onA = a.client();
+  await signIn(a, onA);
+  const onB = onInstance(b, onA);
+  return { a, b, onA, onB, ...(await startLive(onA)) };
+}
+
 async function startLive(client: TestClient): Promise<{ sessionId: string; pids: number[] }> {
   offer = await loopbackOffer();
   const reply = await client.post("/realtime/app-server", { sdp: offer.sdp, session: { voice: "cove" } });
@@ -93,11 +102,7 @@ async function startLive(client: TestClient): Promise<{ sessionId: string; pids:
 }
 
 it("a call started on A, followed on B (which takes it over): events, the confirmation and hang-up; the VM is stopped", async () => {
-  const [a, b] = await twoInstances();
-  const onA = a.client();
-  await signIn(a, onA);
-  const onB = onInstance(b, onA);
-  const { sessionId, pids } = await startLive(onA);
+  const { onB, sessionId, pids } = await callStartedOnA();
 
   const events = await openEvents(onB, sessionId);
   expect(await events.next((e) => e.type === "session.started")).toMatchObject({ sessionId });
@@ -118,10 +123,7 @@ it("a call started on A, followed on B (which takes it over): events, the confir
 });
 
 it("sign-out on B stops the VM of the call A hosts before B answers", async () => {
-  const [a, b] = await twoInstances();
-  const onA = a.client();
-  await signIn(a, onA);
-  const { pids } = await startLive(onA);
+  const { b, onA, pids } = await callStartedOnA();
   expect(fake.stats().live).toBe(1);
   expect((await onInstance(b, onA).post("/logout")).status).toBe(200);
   expect(fake.stats()).toMatchObject({ live: 0, vms: 0 });
@@ -136,11 +138,7 @@ async function shutDown(h: Harness): Promise<void> {
 }
 
 it("A shuts down mid-call: the VM goes on, B takes the call over on the next request; a tool runs, hang-up stops the VM", async () => {
-  const [a, b] = await twoInstances();
-  const onA = a.client();
-  await signIn(a, onA);
-  const onB = onInstance(b, onA);
-  const { sessionId, pids } = await startLive(onA);
+  const { a, onA, onB, sessionId, pids } = await callStartedOnA();
   const first = await openEvents(onA, sessionId);
   await first.next((e) => e.type === "session.started");
 
@@ -169,11 +167,7 @@ it("A shuts down mid-call: the VM goes on, B takes the call over on the next req
 });
 
 it("a confirmation waiting when A shuts down is answered through B, and codex gets it", async () => {
-  const [a, b] = await twoInstances();
-  const onA = a.client();
-  await signIn(a, onA);
-  const onB = onInstance(b, onA);
-  const { sessionId } = await startLive(onA);
+  const { a, onA, onB, sessionId } = await callStartedOnA();
   const onHost = await openEvents(onA, sessionId);
   mock.codex.queueToolCalls([{ name: "save_note", arguments: { text: "across the hand-off" } }]);
   mock.codex.requestHandoff({ transcript: "Save a note: across the hand-off." });
@@ -197,10 +191,7 @@ it("a confirmation waiting when A shuts down is answered through B, and codex ge
 });
 
 it("sign-out while the call waits to be taken over ends it and its VM", async () => {
-  const [a, b] = await twoInstances();
-  const onA = a.client();
-  await signIn(a, onA);
-  const { pids } = await startLive(onA);
+  const { a, b, onA, pids } = await callStartedOnA();
   await shutDown(a);
   expect(fake.stats().live).toBe(1);
   expect((await onInstance(b, onA).post("/logout")).status).toBe(200);
@@ -209,11 +200,7 @@ it("sign-out while the call waits to be taken over ends it and its VM", async ()
 });
 
 it("the instance serving the event stream hosts the call: B's stream asks it over from A, and A shutting down then leaves B's stream alone", async () => {
-  const [a, b] = await twoInstances();
-  const onA = a.client();
-  await signIn(a, onA);
-  const onB = onInstance(b, onA);
-  const { sessionId, pids } = await startLive(onA);
+  const { a, onB, sessionId, pids } = await callStartedOnA();
 
   const onStream = await openEvents(onB, sessionId);
   expect(await onStream.next((e) => e.type === "session.started")).toMatchObject({ seq: 1, sessionId });
@@ -232,11 +219,7 @@ it("the instance serving the event stream hosts the call: B's stream asks it ove
 });
 
 it("a stream reaching its time limit (a function's) hands the call off and ends; the next stream, on the other instance, takes it over", async () => {
-  const [a, b] = await twoInstances(1_500);
-  const onA = a.client();
-  await signIn(a, onA);
-  const onB = onInstance(b, onA);
-  const { sessionId, pids } = await startLive(onA);
+  const { onA, onB, sessionId, pids } = await callStartedOnA(1_500);
   const first = await openEvents(onA, sessionId);
   await first.next((e) => e.type === "session.started");
   // Ends by itself at the limit, without session.closed; the call and its VM go on.
