@@ -9,6 +9,7 @@ import { processTree } from "./served-app";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { BUSY_RETRY_AFTER_SECONDS } from "@/lib/agent-voice/defaults";
 import { sandboxInUseKey } from "@/lib/agent-voice/cluster/keys";
+import { sessionKey } from "@/lib/server/session/store";
 import { referenceConfirmTool, referenceTools } from "@/lib/agent-voice/tools";
 import { vercelSandboxApi } from "@/lib/agent-voice/vercel-sandbox-api";
 import { createMemoryStore } from "@/lib/stores/memory-store";
@@ -57,7 +58,7 @@ afterEach(async () => {
   mock.reset();
 });
 
-type AppOptions = { withoutSnapshot?: boolean; snapshotId?: string; idleTimeoutMs?: number; store?: KeyValueStore };
+type AppOptions = { withoutSnapshot?: boolean; snapshotId?: string; idleTimeoutMs?: number; loginCheckIntervalMs?: number; store?: KeyValueStore };
 
 /** The app's handler options with agent voice on `vercel` against the fake. */
 function appHandler(options: AppOptions): HarnessOptions["handler"] {
@@ -70,6 +71,7 @@ function appHandler(options: AppOptions): HarnessOptions["handler"] {
         tools: referenceTools,
         sandbox: "vercel",
         ...(options.idleTimeoutMs ? { idleTimeoutMs: options.idleTimeoutMs } : {}),
+        ...(options.loginCheckIntervalMs ? { loginCheckIntervalMs: options.loginCheckIntervalMs } : {}),
         vercelSandbox: { apiUrl: fake.url, snapshotId: options.withoutSnapshot ? undefined : (options.snapshotId ?? snapshotId), vcpus: 1, timeoutMs: 300_000 },
       },
     },
@@ -140,6 +142,19 @@ it("the idle timeout ends a silent call and its sandbox: zero live sandboxes, no
   expect(await events.next((e) => e.type === "session.closed")).toMatchObject({ reason: "idle_timeout" });
   events.close();
   await waitUntil(() => fake.stats().live === 0);
+  await waitUntil(() => pids.every((pid) => !processAlive(pid)));
+});
+
+it("the login expiring during a call (gone from the store) ends it and its sandbox: zero live sandboxes, no process left", async () => {
+  const client = await startApp({ loginCheckIntervalMs: 50 });
+  const { sessionId, pids } = await startLive(client);
+  const events = await openEvents(client, sessionId);
+  await events.next((e) => e.type === "session.started");
+  await h!.store.delete(sessionKey(client.cookie!.slice(0, client.cookie!.lastIndexOf("."))));
+  expect(await events.next((e) => e.type === "session.closed")).toMatchObject({ reason: "login_expired" });
+  events.close();
+  await waitUntil(() => fake.stats().live === 0);
+  expect(fake.stats()).toMatchObject({ live: 0, vms: 0 });
   await waitUntil(() => pids.every((pid) => !processAlive(pid)));
 });
 
