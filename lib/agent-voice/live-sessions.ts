@@ -227,7 +227,8 @@ export function createLiveSessions(
 
   function forget(session: LiveSession): void {
     if (currentByLogin.get(session.ownerLoginId) === session) currentByLogin.delete(session.ownerLoginId);
-    const timer = setTimeout(() => byId.delete(session.id), CLOSED_SESSION_RETENTION_MS);
+    // Only this object: a session handed off and taken over again here is another object under the same id.
+    const timer = setTimeout(() => byId.get(session.id) === session && byId.delete(session.id), CLOSED_SESSION_RETENTION_MS);
     timer.unref();
   }
 

@@ -5,6 +5,7 @@
  * answers. Each test ends with zero live sandboxes in the fake and none of the processes its VMs ran.
  */
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+import { CLOSED_SESSION_RETENTION_MS } from "@/lib/agent-voice/live-sessions";
 import { referenceConfirmTool, referenceTools } from "@/lib/agent-voice/tools";
 import { createMemoryStore } from "@/lib/stores";
 import type { KeyValueStore } from "@/lib/stores/types";
@@ -236,3 +237,21 @@ it("a stream reaching its time limit (a function's) hands the call off and ends;
   expect(fake.stats()).toMatchObject({ live: 0, vms: 0 });
   await waitUntil(() => pids.every((pid) => !processAlive(pid)));
 });
+
+it("a call that moves A → B → A within a minute is still A's a minute later (the first hand-off's cleanup leaves the new one)", async () => {
+  const { onA, onB, sessionId } = await callStartedOnA();
+  const toB = await openEvents(onB, sessionId);
+  await toB.next((e) => e.type === "session.started");
+  const backToA = await openEvents(onA, sessionId);
+  await backToA.next((e) => e.type === "session.started");
+  // B's stream ended when the call moved back to A.
+  expect((await toB.rest()).map((e) => e.type)).not.toContain("session.closed");
+  // Past the time a closed (or handed-off) session stays readable: the entry A keeps now is the new one.
+  await new Promise((resolve) => setTimeout(resolve, CLOSED_SESSION_RETENTION_MS + 1_000));
+  mock.codex.queueToolCalls([{ name: "get_current_time", arguments: {} }]);
+  mock.codex.requestHandoff({ transcript: "What time is it?" });
+  expect(await backToA.next((e) => e.type === "tool.completed")).toMatchObject({ tool: "get_current_time" });
+  backToA.close();
+  expect((await onA.request("DELETE", `/realtime/app-server/${sessionId}`)).status).toBe(200);
+  expect(fake.stats()).toMatchObject({ live: 0, vms: 0 });
+}, CLOSED_SESSION_RETENTION_MS + 60_000);
