@@ -10,7 +10,7 @@ import type { MockUpstream } from "@/mock-upstream/server";
 import { FAKE_VERCEL_PROJECT_ID, startFakeVercelSandbox, type FakeVercelSandbox } from "@/mock-upstream/vercel-sandbox/server";
 import { codexExecutable, codexReadOnlyPaths } from "./codex-binary";
 
-export interface VercelFake {
+interface VercelFake {
   fake: FakeVercelSandbox;
   snapshotId: string;
   credentials: { VERCEL_TOKEN: string; VERCEL_TEAM_ID: string; VERCEL_PROJECT_ID: string };
