@@ -194,10 +194,7 @@ export function createLiveSessions(
   deps: LiveSessionsDeps,
 ): LiveSessions {
   const startTimeoutMs = options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
-  const caps = {
-    maxSessions: options.maxSessions ?? DEFAULT_MAX_SESSIONS,
-    maxSessionsPerAccount: options.maxSessionsPerAccount ?? DEFAULT_MAX_SESSIONS_PER_ACCOUNT,
-  };
+  const caps = { maxSessions: options.maxSessions ?? DEFAULT_MAX_SESSIONS, maxSessionsPerAccount: options.maxSessionsPerAccount ?? DEFAULT_MAX_SESSIONS_PER_ACCOUNT };
   const sandbox = sandboxFor(options, deps);
   const processes = codexProcessesFor(options, deps, sandbox, startTimeoutMs);
   const settings = liveSessionSettings(options, deps, startTimeoutMs);
