@@ -141,7 +141,17 @@ export function ChatWorkspace({
     "show-shortcuts": () => setShortcutsOpen(true),
   });
 
+  const [forgetFailed, setForgetFailed] = useState(false);
   const signOutAndForget = async () => {
+    // What this browser has not sent yet goes to the server first: forgetting drops the queue.
+    if (history.place === "server") {
+      try {
+        await history.syncNow();
+      } catch {
+        setForgetFailed(true);
+        return;
+      }
+    }
     setSignOutAsked(false);
     await conversations.forgetThisDevice();
     onSignOut();
@@ -188,7 +198,11 @@ export function ChatWorkspace({
       <PlanNoticeDialog open={Boolean(siwc?.showPlanNotice)} onDismiss={onDismissPlanNotice} />
       <SignOutDialog
         open={signOutAsked}
-        onCancel={() => setSignOutAsked(false)}
+        onCancel={() => {
+          setSignOutAsked(false);
+          setForgetFailed(false);
+        }}
+        forgetFailed={forgetFailed}
         onSignOut={() => {
           setSignOutAsked(false);
           forgetToldWhereChatsAre(user.accountId);

@@ -104,6 +104,19 @@ test.describe("where chats are kept, and the person's settings", () => {
     await expect(again.conversation("kept on the server")).toBeVisible(ACROSS_DEVICES);
   });
 
+  test("forgetting this device while the server cannot be reached forgets nothing, and says so", async ({ page, signedInChat: chat }) => {
+    await chat.sendAndWaitForReply("not forgotten", expectedReply("not forgotten"));
+    // The history service out of reach (the browser's requests to it fail), as on a lost connection.
+    await page.route("**/history/changes", (route) => route.abort("internetdisconnected"));
+    await chat.signOutButton.click();
+    await page.getByTestId("sign-out-forget").click();
+    await expect(page.getByTestId("sign-out-forget-failed")).toBeVisible();
+    await expect(page.getByTestId("sign-out-dialog")).toBeVisible();
+    await page.getByTestId("sign-out-dialog").getByRole("button", { name: "Cancel" }).click();
+    await expect(chat.conversation("not forgotten")).toBeVisible();
+    await page.unroute("**/history/changes");
+  });
+
   test("the server's data folder holds no message text", async ({ browser, mock, account }) => {
     const dataDir = process.env.E2E_DATA_DIR;
     test.skip(!dataDir || process.env.E2E_HISTORY_PAIR === "1", "only the suite's own server keeps its chats in a folder of this run");

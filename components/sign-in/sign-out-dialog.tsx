@@ -13,10 +13,12 @@ interface SignOutDialogProps {
   keptOnServer?: boolean;
   /** Export all this browser's chats to a file (offered before forgetting, when the server does not keep them). */
   onExport?: () => void;
+  /** Forgetting was asked, but what this browser had not sent yet could not reach the server: nothing was forgotten. */
+  forgetFailed?: boolean;
 }
 
 /** Asks whether to keep this device's conversations when signing out. */
-export function SignOutDialog({ open, onCancel, onSignOut, onSignOutAndForget, keptOnServer = false, onExport }: SignOutDialogProps) {
+export function SignOutDialog({ open, onCancel, onSignOut, onSignOutAndForget, keptOnServer = false, onExport, forgetFailed = false }: SignOutDialogProps) {
   return (
     <ModalDialog
       open={open}
@@ -33,6 +35,11 @@ export function SignOutDialog({ open, onCancel, onSignOut, onSignOutAndForget, k
           ? "Your conversations are kept on the server, and this browser keeps a copy. Keep the copy for the next time you sign in here, or forget it (with your drafts and settings) on this device: the server keeps them."
           : "Your conversations are kept in this browser only. Keep them for the next time you sign in here, or forget them (with your drafts and settings) on this device: export them first to keep a copy."}
       </p>
+      {forgetFailed && (
+        <p role="alert" data-testid="sign-out-forget-failed" className="mt-2 text-sm leading-6 text-destructive">
+          Your latest changes could not be saved to the server, so nothing was forgotten. Try again, or sign out and keep them.
+        </p>
+      )}
       <div className="mt-4 flex flex-col gap-2">
         <button type="button" data-testid="sign-out-confirm" onClick={onSignOut} autoFocus className={`${primaryButton} h-10 text-sm`}>
           Sign out, keep conversations
