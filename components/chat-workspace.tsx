@@ -5,7 +5,6 @@ import "@/lib/client/zod-without-eval";
 import { lazy, Suspense, useCallback, useState, type Ref } from "react";
 import type { ChatUIMessage } from "@/lib/client/chat-turns";
 import { createConversationInbox } from "@/lib/client/conversation-inbox";
-import { forgetToldWhereChatsAre } from "@/lib/client/history-choice";
 import { transcriptToMessages } from "@/lib/client/realtime-chat-messages";
 import { capabilitiesOf, type SessionCapabilities, type SessionUser, type SiwcSessionInfo } from "@/lib/client/session-state";
 import { AppHeader } from "./app-header";
@@ -27,7 +26,7 @@ import { useHistorySync } from "./history/use-history-sync";
 import { usePersistentStorage } from "./history/use-persistent-storage";
 import { useToldWhereChatsAre } from "./history/use-told-where-chats-are";
 import { KeyboardShortcutsDialog } from "./keyboard-shortcuts-dialog";
-import { SignOutDialog } from "./sign-in/sign-out-dialog";
+import { WorkspaceSignOut } from "./sign-in/workspace-sign-out";
 import { useKeyboardShortcuts } from "./use-keyboard-shortcuts";
 import { VoiceOnDemand } from "./voice/voice-on-demand";
 
@@ -141,22 +140,6 @@ export function ChatWorkspace({
     "show-shortcuts": () => setShortcutsOpen(true),
   });
 
-  const [forgetFailed, setForgetFailed] = useState(false);
-  const signOutAndForget = async () => {
-    // What this browser has not sent yet goes to the server first: forgetting drops the queue.
-    if (history.place === "server") {
-      try {
-        await history.syncNow();
-      } catch {
-        setForgetFailed(true);
-        return;
-      }
-    }
-    setSignOutAsked(false);
-    await conversations.forgetThisDevice();
-    onSignOut();
-  };
-
   const titleOf = (id: string) => conversations.list.find((conversation) => conversation.id === id)?.title ?? "A deleted chat";
   const share = (id: string) => {
     closeDrawer();
@@ -196,21 +179,15 @@ export function ChatWorkspace({
         showPlan={!siwc}
       />
       <PlanNoticeDialog open={Boolean(siwc?.showPlanNotice)} onDismiss={onDismissPlanNotice} />
-      <SignOutDialog
+      <WorkspaceSignOut
         open={signOutAsked}
-        onCancel={() => {
-          setSignOutAsked(false);
-          setForgetFailed(false);
-        }}
-        forgetFailed={forgetFailed}
-        onSignOut={() => {
-          setSignOutAsked(false);
-          forgetToldWhereChatsAre(user.accountId);
-          onSignOut();
-        }}
-        onSignOutAndForget={() => void signOutAndForget()}
-        keptOnServer={history.place === "server"}
-        onExport={conversations.list.length > 0 ? () => void files.exportAll() : undefined}
+        onClose={() => setSignOutAsked(false)}
+        accountId={user.accountId}
+        history={history}
+        conversationCount={conversations.list.length}
+        forgetThisDevice={conversations.forgetThisDevice}
+        exportAll={files.exportAll}
+        onSignOut={onSignOut}
       />
 
       <div className="flex min-h-0 flex-1">
